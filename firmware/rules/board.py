@@ -1,0 +1,94 @@
+"""Load and check a board definition (parsed JSON) into flat tables.
+
+Every board file has a game, a grid size, the total pixel and sensor counts,
+named groups of extra pixels (die faces, sticks, ...) and a list of spaces,
+each with an id, a kind, grid coordinates, a NeoPixel index and a sensor index.
+What a game needs beyond that it checks itself.
+"""
+
+from rules.core import BoardError, field
+
+
+def _need(data, name, kind, where):
+    return field(data, name, kind, where, BoardError)
+
+
+def _claim(value, what, limit, used, where):
+    """Check one pixel or sensor index: in range and not used twice."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
+        raise BoardError("%s: %s %r must be a whole number from 0 to %d" % (where, what, value, limit - 1))
+    if value in used:
+        raise BoardError("%s: %s %d is already used by %s" % (where, what, value, used[value]))
+    used[value] = where
+    return value
+
+
+class Board:
+    """Flat, read-only tables of one board; space ``i`` is index ``i`` in each."""
+
+    def __init__(self, data, game, kinds):
+        if not isinstance(data, dict):
+            raise BoardError("board: the file must hold a JSON object")
+        if _need(data, "game", str, "board") != game:
+            raise BoardError("board: field 'game' is %r, expected %r" % (data["game"], game))
+        self.game = game
+        self.name = _need(data, "name", str, "board")
+        size = _need(data, "size", list, "board")
+        if len(size) != 2 or not all(isinstance(n, int) and n > 0 for n in size):
+            raise BoardError("board: field 'size' must be [width, height]")
+        self.width, self.height = size
+        self.pixels = _need(data, "pixels", int, "board")
+        self.sensors = _need(data, "sensors", int, "board")
+        used_leds = {}
+        used_sensors = {}
+        ids, kind_of, xs, ys, leds, sensor_of = [], [], [], [], [], []
+        self.index = {}
+        self.at = {}
+        for n, space in enumerate(_need(data, "spaces", list, "board")):
+            where = "space #%d" % n
+            sid = _need(space, "id", str, where)
+            where = "space %r" % sid
+            if sid in self.index:
+                raise BoardError("%s: the id is used twice" % where)
+            kind = _need(space, "kind", str, where)
+            if kind not in kinds:
+                raise BoardError("%s: kind %r is not one of %s" % (where, kind, ", ".join(kinds)))
+            x = _need(space, "x", int, where)
+            y = _need(space, "y", int, where)
+            if not (0 <= x < self.width and 0 <= y < self.height):
+                raise BoardError("%s: (%d, %d) lies outside the %dx%d grid" % (where, x, y, self.width, self.height))
+            if (x, y) in self.at:
+                raise BoardError("%s: (%d, %d) is already space %r" % (where, x, y, ids[self.at[(x, y)]]))
+            led = _claim(_need(space, "led", int, where), "led", self.pixels, used_leds, where)
+            sensor = _claim(_need(space, "sensor", int, where), "sensor", self.sensors, used_sensors, where)
+            self.index[sid] = n
+            self.at[(x, y)] = n
+            ids.append(sid)
+            kind_of.append(kind)
+            xs.append(x)
+            ys.append(y)
+            leds.append(led)
+            sensor_of.append(sensor)
+        self.ids = tuple(ids)
+        self.kinds = tuple(kind_of)
+        self.xs = bytes(xs)
+        self.ys = bytes(ys)
+        self.leds = tuple(leds)
+        self.sensor_of = tuple(sensor_of)
+        self.extras = {}
+        for name, block in _need(data, "extras", dict, "board").items():
+            where = "extras %r" % name
+            if not isinstance(block, list):
+                raise BoardError("%s: must be a list of pixel indexes" % where)
+            for led in block:
+                _claim(led, "led", self.pixels, used_leds, where)
+            self.extras[name] = tuple(block)
+
+    def space(self, sid):
+        """Index of the space named ``sid``."""
+        if sid not in self.index:
+            raise BoardError("board %r has no space %r" % (self.name, sid))
+        return self.index[sid]
+
+    def __len__(self):
+        return len(self.ids)

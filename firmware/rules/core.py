@@ -1,0 +1,113 @@
+"""What every game shares: phases, errors, options and the state protocol.
+
+A game state waits for one thing at a time (its ``phase``). In a chance phase
+(a roll, a pop-off) the outcome comes from outside — the hardware die, a test
+script, a bot — and ``chance_outcomes()`` lists every outcome with its exact
+probability. In a decision phase ``legal()`` lists what the ``actor`` may do.
+Either way ``play(step)`` applies one step and returns its events.
+"""
+
+# Phases: what the game waits for next.
+ROLL = 0  # chance: dice or throw sticks
+DECIDE = 1  # a player's decision
+WHEEL = 2  # a decision too: which wheel to turn (Detour)
+POPOFF = 3  # chance: who wins the pop-off duel (Detour)
+OVER = 4
+PHASE_NAMES = ("roll", "decide", "wheel", "popoff", "over")
+
+
+class RulesError(ValueError):
+    """Bad input to the rules: a step, a save or an option."""
+
+
+class IllegalMove(RulesError):
+    """A step that the game does not allow now; the state is unchanged."""
+
+
+class BoardError(RulesError):
+    """A board definition that cannot be played; the message names the field."""
+
+
+class SaveError(RulesError):
+    """A saved game that cannot be loaded; the message names the field."""
+
+
+def check_options(given, defaults):
+    """Merge ``given`` into ``defaults``; reject unknown names and wrong types."""
+    merged = dict(defaults)
+    for name in given or {}:
+        if name not in defaults:
+            raise RulesError("unknown option %r (known: %s)" % (name, ", ".join(sorted(defaults))))
+        value = given[name]
+        if type(value) is not type(defaults[name]):
+            raise RulesError("option %r must be %s" % (name, type(defaults[name]).__name__))
+        merged[name] = value
+    return merged
+
+
+def field(data, name, kind, where, error=SaveError):
+    """``data[name]`` if it is present and of ``kind``, else ``error`` naming it."""
+    if not isinstance(data, dict) or name not in data:
+        raise error("%s: field %r is missing" % (where, name))
+    value = data[name]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise error("%s: field %r must be %s" % (where, name, kind.__name__))
+    return value
+
+
+class Game:
+    """Base of every game state. Subclasses set ``name`` and implement the
+    ``_``-prefixed hooks; the public protocol lives here once."""
+
+    name = ""
+
+    def is_chance(self):
+        return self.phase == ROLL or self.phase == POPOFF
+
+    def over(self):
+        return self.phase == OVER
+
+    def legal(self):
+        """Every decision the actor may take now (a tuple: ``in``, ``len``, truth)."""
+        if self.is_chance() or self.phase == OVER:
+            return ()
+        return self._decisions()
+
+    def chance_outcomes(self):
+        """Every chance outcome now, as ``(outcome, numerator, denominator)``."""
+        if not self.is_chance():
+            return ()
+        return self._outcomes()
+
+    def play(self, step):
+        """Apply a decision or a chance outcome; return the events it caused.
+
+        An illegal step raises IllegalMove and leaves the state unchanged."""
+        if self.phase == OVER:
+            raise IllegalMove("the game is over")
+        if self.is_chance():
+            for outcome, _, _ in self._outcomes():
+                if outcome == step:
+                    return self._apply(step)
+            raise IllegalMove("%r is not a possible %s outcome" % (step, PHASE_NAMES[self.phase]))
+        if step not in self._decisions():
+            raise IllegalMove("%r is not a legal decision now" % (step,))
+        return self._apply(step)
+
+    def play_text(self, text):
+        """``play(parse(text))``: apply a step given in the game's notation."""
+        return self.play(self.parse(text))
+
+    def parse(self, text):
+        """The step named by ``text`` in the current phase (not checked for legality)."""
+        step = self._parse(text.strip())
+        if step is None:
+            raise IllegalMove("cannot read %r as a %s step" % (text, PHASE_NAMES[self.phase]))
+        return step
+
+    def describe(self):
+        """A small JSON-friendly summary for screens and replays."""
+        info = self.save()
+        info["phase_name"] = PHASE_NAMES[self.phase]
+        info["legal"] = [self.notation(d) for d in self.legal()]
+        return info

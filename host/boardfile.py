@@ -1,0 +1,19 @@
+"""Read a board definition from ``boards/`` by name (or from a path)."""
+
+import json
+import os
+
+from host import BOARDS
+from rules.core import BoardError
+
+
+def read_board(name):
+    """The parsed JSON of board ``name``; a BoardError says what is wrong."""
+    path = name if name.endswith(".json") else os.path.join(BOARDS, name + ".json")
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError as err:
+        raise BoardError("board %r: cannot read %s (%s)" % (name, path, err.strerror))
+    except ValueError as err:
+        raise BoardError("board %r: %s is not valid JSON (%s)" % (name, path, err))

@@ -1,0 +1,65 @@
+"""Helpers for the tests that run on both CPython and MicroPython.
+
+No pytest here: these files are also run by ``tests/shared/runner.py`` under
+the MicroPython WebAssembly port, which has only the Python MicroPython has.
+"""
+
+import json
+
+from rules.detour import DIRS, Detour, DetourBoard
+
+_HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+_BOARD_DIRS = (_HERE + "/../../boards", "/boards", "boards")
+_cache = {}
+
+
+def board_data(name):
+    """The parsed JSON of ``boards/<name>.json`` (a fresh copy each time)."""
+    for folder in _BOARD_DIRS:
+        try:
+            with open("%s/%s.json" % (folder, name)) as f:
+                return json.load(f)
+        except OSError:
+            pass
+    raise OSError("board file %s.json not found" % name)
+
+
+def detour_board():
+    if "detour" not in _cache:
+        _cache["detour"] = DetourBoard(board_data("detour"))
+    return _cache["detour"]
+
+
+def detour(players=2, **options):
+    return Detour(detour_board(), players, options)
+
+
+def put(game, player, piece, space, heading):
+    """Stand a piece on a space (by id) with a heading (a letter of NESW)."""
+    p = player * game.per + piece
+    game.pos[p] = game.board.space(space)
+    game.head[p] = DIRS.find(heading)
+
+
+def where(game, player, piece):
+    """(space id, heading letter) of a piece, or the marker for off-board."""
+    p = player * game.per + piece
+    s = game.pos[p]
+    return (game.board.ids[s], DIRS[game.head[p]]) if s >= 0 else s
+
+
+def raises(kind, fn, *args, **kwargs):
+    """Call ``fn``; return the exception of type ``kind`` it must raise."""
+    try:
+        fn(*args, **kwargs)
+    except kind as err:
+        return err
+    raise AssertionError("%s was not raised" % kind.__name__)
+
+
+def names(events):
+    return [e[0] for e in events]
+
+
+def texts(game, steps):
+    return sorted(game.notation(s) for s in steps)
