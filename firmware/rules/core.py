@@ -89,10 +89,19 @@ class Game:
             for outcome, _, _ in self._outcomes():
                 if outcome == step:
                     return self._apply(step)
-            raise IllegalMove("%r is not a possible %s outcome" % (step, PHASE_NAMES[self.phase]))
-        if step not in self._decisions():
-            raise IllegalMove("%r is not a legal decision now" % (step,))
+            raise IllegalMove("%s is not a possible %s outcome" % (self._name(step), PHASE_NAMES[self.phase]))
+        legal = self._decisions()
+        if step not in legal:
+            raise IllegalMove("%s is not legal now (legal: %s)"
+                              % (self._name(step), ", ".join(self.notation(d) for d in legal)))
         return self._apply(step)
+
+    def _name(self, step):
+        """The step in notation if it has one, for error messages."""
+        try:
+            return repr(self.notation(step))
+        except (TypeError, ValueError, IndexError, KeyError):
+            return repr(step)
 
     def play_text(self, text):
         """``play(parse(text))``: apply a step given in the game's notation."""

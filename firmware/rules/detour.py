@@ -491,14 +491,15 @@ class Detour(Game):
     def _check(self):
         """Reject a loaded state that no game could reach."""
         seen = {}
+        # during a pop-off the two pieces share the space until the loser goes back
+        waiting = self.duel[1] if self.duel else self.loser
         for p, s in enumerate(self.pos):
-            if s < 0:
-                continue
-            if self.board.kinds[s] != "start":
+            if s >= 0 and self.board.kinds[s] != "start" and p != waiting:
                 if s in seen:
                     raise SaveError("save: two pieces on space %r" % self.board.ids[s])
                 seen[s] = p
-            if s != self.board.centre and not self.board.mask(s, self.wheels) & (1 << self.head[p]):
+        for p, s in enumerate(self.pos):
+            if s >= 0 and s != self.board.centre and not self.board.mask(s, self.wheels) & (1 << self.head[p]):
                 raise SaveError("save: piece %d on %r heads off the path" % (p, self.board.ids[s]))
         if len(self.dice) > 2 or (self.phase == POPOFF) != (self.duel is not None and len(self.duel) == 2):
             raise SaveError("save: the dice or the pop-off do not fit the phase")

@@ -11,6 +11,8 @@ from rules.detour import DIRS, Detour, DetourBoard
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
 _BOARD_DIRS = (_HERE + "/../../boards", "/boards", "boards")
 _cache = {}
+# what a test reports beyond pass/fail, compared between the two interpreters
+REPORTS = {}
 
 
 def board_data(name):

@@ -1,0 +1,47 @@
+# Electronic board-game controller. `make help` lists the targets.
+# Everything it needs is set up on first use: a Python virtualenv in .venv and
+# the node packages (MicroPython compiled to WebAssembly) in node_modules.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+SEED ?= 1
+PLAYERS ?= 2
+PIECES ?= 2
+
+# the dependencies pyproject.toml lists (the project itself is not installed:
+# its code runs from this folder, as it does on the Pico)
+export DEPS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(" ".join(p["dependencies"] + p["optional-dependencies"]["dev"]))
+
+.PHONY: help setup test test-fast sim replay clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+	@echo "  variables: SEED=$(SEED) PLAYERS=$(PLAYERS) PIECES=$(PIECES) RECORD=file.jsonl (make sim), FILE=record.jsonl (make replay)"
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet $$($(PY) -c "$$DEPS")
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	@command -v node >/dev/null || { echo "error: node (20 or newer) is needed to run the tests under the real MicroPython; install Node.js and try again" >&2; exit 1; }
+	npm ci --silent --no-audit --no-fund
+	touch $@
+
+setup: $(VENV)/.installed node_modules/.installed ## create .venv and install the Python and node dependencies
+
+test: setup ## run every check: mpy-cross, the MicroPython gate, the pytest suite
+	$(PY) -m pytest
+
+sim: $(VENV)/.installed ## play a Detour game between random players in the terminal (SEED=, PLAYERS=, PIECES=, RECORD=)
+	$(PY) -m host.sim --seed $(SEED) --players $(PLAYERS) --pieces $(PIECES) $(if $(RECORD),--record $(RECORD))
+
+replay: $(VENV)/.installed ## replay a game record: make replay FILE=game.jsonl
+	@test -n "$(FILE)" || { echo "usage: make replay FILE=game.jsonl" >&2; exit 2; }
+	$(PY) -m host.replay $(FILE)
+
+clean: ## remove the virtualenv, node packages and caches
+	rm -rf $(VENV) node_modules .pytest_cache .hypothesis build
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

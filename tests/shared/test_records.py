@@ -1,0 +1,60 @@
+"""Game records: written while playing, replayed to the same state, and the
+first bad line named."""
+
+import json
+
+from rules.core import RulesError
+from rules.playout import Rng, random_step
+from rules.record import RecordError, dumps, header, line, replay
+from support import board_data, detour, raises
+
+
+def recorded(seed, steps=200, players=2):
+    game = detour(players)
+    lines = [dumps(header(game))]
+    rng = Rng(seed)
+    for _ in range(steps):
+        if game.over():
+            break
+        step = random_step(game, rng)
+        lines.append(dumps(line(game, step)))
+        game.play(step)
+    return game, lines
+
+
+def test_a_record_replays_to_the_same_state():
+    for seed in (1, 2, 3):
+        game, lines = recorded(seed, 400, players=seed + 1)
+        assert replay(lines, board_data).save() == game.save()
+
+
+def test_record_lines_name_the_kind_of_step():
+    _, lines = recorded(4, 6)
+    head = json.loads(lines[0])
+    assert head["game"] == "detour" and head["board"] == "detour" and head["players"] == 2
+    assert list(json.loads(lines[1])) == ["roll"]
+    assert list(json.loads(lines[2])) == ["play"]
+
+
+def test_the_first_illegal_line_is_named():
+    _, lines = recorded(5, 30)
+    bad = lines[:10] + [dumps({"play": "z9"})] + lines[10:]
+    if list(json.loads(lines[10]))[0] != "play":
+        bad[10] = dumps({"play": "a9"})
+    err = raises(RecordError, replay, bad, board_data)
+    assert err.line == 11 and "line 11" in str(err)
+
+
+def test_a_step_of_the_wrong_kind_is_named():
+    _, lines = recorded(6, 4)
+    bad = lines[:1] + [dumps({"play": "a3"})]
+    assert "expected {'roll'" in str(raises(RecordError, replay, bad, board_data))
+
+
+def test_broken_headers_and_lines_are_refused():
+    assert "line 1" in str(raises(RecordError, replay, ["not json"], board_data))
+    assert "version" in str(raises(RecordError, replay, ['{"game": "detour"}'], board_data))
+    head = dumps({"record": 1, "game": "chess", "board": "detour", "players": 2, "options": {}})
+    assert "unknown game" in str(raises(RecordError, replay, [head], board_data))
+    assert "empty" in str(raises(RecordError, replay, [], board_data))
+    assert isinstance(raises(RecordError, replay, [head], board_data), RulesError)

@@ -1,0 +1,63 @@
+"""The terminal game (make sim) and the replay command, run as a user runs them."""
+
+import json
+import subprocess
+import sys
+
+ROOT = __file__.rsplit("/tests/", 1)[0]
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def test_sim_plays_a_whole_game_and_the_seed_repeats_it(tmp_path):
+    record = tmp_path / "game.jsonl"
+    first = run("host.sim", "--seed", "4", "--players", "3", "--record", str(record))
+    assert first.returncode == 0, first.stderr
+    assert "player 1 rolls" in first.stdout and " wins after " in first.stdout
+    assert " S " in first.stdout and " C " in first.stdout  # the board is drawn
+    again = run("host.sim", "--seed", "4", "--players", "3", "--quiet")
+    assert again.stdout.splitlines()[-1] == first.stdout.splitlines()[-2]
+    other = run("host.sim", "--seed", "5", "--players", "3", "--quiet")
+    assert other.stdout != again.stdout
+    replayed = run("host.replay", str(record))
+    assert replayed.returncode == 0, replayed.stderr
+    final = json.loads(replayed.stdout)
+    assert final["phase_name"] == "over" and final["players"] == 3
+    assert "player %d wins" % (final["winner"] + 1) in first.stdout
+
+
+def test_sim_refuses_bad_settings_with_a_message():
+    result = run("host.sim", "--players", "7")
+    assert result.returncode == 2 and "2 to 4 players" in result.stderr
+
+
+def test_replay_names_the_first_illegal_line(tmp_path):
+    record = tmp_path / "game.jsonl"
+    run("host.sim", "--seed", "2", "--quiet", "--record", str(record))
+    lines = record.read_text().splitlines()
+    lines[2] = json.dumps({"play": "d6"})  # piece d does not exist in a 2-piece game
+    record.write_text("\n".join(lines) + "\n")
+    result = run("host.replay", str(record))
+    assert result.returncode == 1
+    assert "line 3" in result.stderr and "'d6'" in result.stderr
+
+
+def test_replay_lists_the_legal_steps_after_the_last_line(tmp_path):
+    record = tmp_path / "game.jsonl"
+    run("host.sim", "--seed", "2", "--quiet", "--record", str(record))
+    lines = record.read_text().splitlines()[:3]  # header, first roll, first move
+    record.write_text("\n".join(lines) + "\n")
+    result = run("host.replay", str(record), "--legal")
+    assert result.returncode == 0, result.stderr
+    legal = json.loads(result.stdout)
+    assert len(legal) == 1 and legal[0][0] in "ab"
+    record.write_text(lines[0] + "\n")
+    chances = json.loads(run("host.replay", str(record), "--legal").stdout)
+    assert len(chances) == 36 and chances[0] == {"step": "1,1", "probability": "1/36"}
+
+
+def test_replay_of_a_missing_file_says_so():
+    result = run("host.replay", "no/such/file.jsonl")
+    assert result.returncode == 1 and "no/such/file.jsonl" in result.stderr
