@@ -36,6 +36,8 @@ _ROT_SLOT = bytes((k % 3) * 3 + 2 - k // 3 for k in range(9))
 _TWO_DICE = tuple(((a, b), 1, 36) for a in range(1, 7) for b in range(1, 7))
 _ONE_DIE = tuple(((a,), 1, 6) for a in range(1, 7))
 PASS = ("w", -1, 0)
+# the state's attributes that a copy may share: immutable values, or the board
+_SHARED = ("board", "players", "options", "per", "turn", "actor", "phase", "moved", "duel", "loser", "star", "winner")
 
 DEFAULTS = {
     "pieces": 2,  # per player; 4 is allowed in a 2-player game
@@ -72,7 +74,7 @@ class DetourBoard(Board):
     def __init__(self, data):
         Board.__init__(self, data, "detour", KINDS)
         n = len(self.ids)
-        nbr = bytearray([_NONE]) * (4 * n)
+        nbr = bytearray([_NONE] * (4 * n))
         for s in range(n):
             for d in range(4):
                 t = self.at.get((self.xs[s] + _DX[d], self.ys[s] + _DY[d]))
@@ -106,11 +108,11 @@ class DetourBoard(Board):
         self._load_wheels(field(data, "wheels", list, "board", BoardError), fixed)
         self.fixed = bytes(fixed)
         for p in range(4):
-            self._check_links(bytes([p]) * len(self.wheel_ids))
+            self._check_links(bytes([p] * len(self.wheel_ids)))
 
     def _load_wheels(self, wheels, fixed):
         n = len(self.ids)
-        self.wheel_of = bytearray([_NONE]) * n
+        self.wheel_of = bytearray([_NONE] * n)
         self.slot = bytearray(n)
         cells = bytearray()
         wmask = bytearray(36 * len(wheels))
@@ -432,8 +434,9 @@ class Detour(Game):
     # -- copy, save and load -----------------------------------------------
 
     def copy(self):
-        other = Detour.__new__(Detour)
-        other.__dict__.update(self.__dict__)
+        other = object.__new__(Detour)  # no __init__: nothing to validate again
+        for name in _SHARED:
+            setattr(other, name, getattr(self, name))
         other.pos = self.pos[:]
         other.head = self.head[:]
         other.wheels = bytearray(self.wheels)

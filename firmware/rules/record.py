@@ -22,7 +22,7 @@ class RecordError(RulesError):
     """A record line that cannot be read or applied; ``line`` counts from 1."""
 
     def __init__(self, line, message):
-        RulesError.__init__(self, "line %d: %s" % (line, message))
+        super().__init__("line %d: %s" % (line, message))
         self.line = line
 
 
