@@ -1,17 +1,21 @@
-"""The registry: every game by name. Modules load only when asked for, so the
-Pico keeps just the game being played in RAM."""
+"""The registry: every game by name. A game's module is imported only when
+asked for, so the Pico keeps just the game being played in RAM."""
 
 from rules.core import RulesError
 
-GAMES = ("detour",)
+# name -> (module, state class); one line per game
+_GAMES = {
+    "detour": ("rules.detour", "Detour"),
+}
+GAMES = tuple(sorted(_GAMES))
 
 
 def find_game(name):
     """The state class of the game called ``name``."""
-    if name == "detour":
-        from rules.detour import Detour
-        return Detour
-    raise RulesError("unknown game %r (known: %s)" % (name, ", ".join(GAMES)))
+    if name not in _GAMES:
+        raise RulesError("unknown game %r (known: %s)" % (name, ", ".join(GAMES)))
+    module, cls = _GAMES[name]
+    return getattr(__import__(module, None, None, (cls,)), cls)
 
 
 def new_game(name, board, players, options=None):
