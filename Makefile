@@ -7,7 +7,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 SEED ?= 1
 PLAYERS ?= 2
-PIECES ?= 2
+GAME ?= detour
+OPTIONS ?=
 
 # the dependencies pyproject.toml lists (the project itself is not installed:
 # its code runs from this folder, as it does on the Pico)
@@ -17,7 +18,7 @@ export DEPS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["p
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
-	@echo "  variables: SEED=$(SEED) PLAYERS=$(PLAYERS) PIECES=$(PIECES) RECORD=file.jsonl (make sim), FILE=record.jsonl (make replay)"
+	@echo "  make sim variables: GAME=$(GAME) SEED=$(SEED) PLAYERS=$(PLAYERS) OPTIONS='pieces=4 half_turns=true' RECORD=game.jsonl"
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,8 +36,8 @@ setup: $(VENV)/.installed node_modules/.installed ## create .venv and install th
 test: setup ## run every check: mpy-cross, the MicroPython gate, the pytest suite
 	$(PY) -m pytest
 
-sim: $(VENV)/.installed ## play a Detour game between random players in the terminal (SEED=, PLAYERS=, PIECES=, RECORD=)
-	$(PY) -m host.sim --seed $(SEED) --players $(PLAYERS) --pieces $(PIECES) $(if $(RECORD),--record $(RECORD))
+sim: $(VENV)/.installed ## play a game between random players in the terminal (GAME=, SEED=, PLAYERS=, OPTIONS=, RECORD=)
+	$(PY) -m host.sim --game $(GAME) --seed $(SEED) --players $(PLAYERS) $(foreach o,$(OPTIONS),--option $(o)) $(if $(RECORD),--record $(RECORD))
 
 replay: $(VENV)/.installed ## replay a game record: make replay FILE=game.jsonl
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=game.jsonl" >&2; exit 2; }

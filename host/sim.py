@@ -1,86 +1,44 @@
-"""Play a Detour game in the terminal between random players, driven by the
-real rules core, printing the board after every turn.
+"""Play a game in the terminal between random players, driven by the real
+rules core, printing the board after every turn.
 
-    python -m host.sim [--seed N] [--players N] [--pieces 2|4] [--record FILE]
+    python -m host.sim [--game NAME] [--seed N] [--players N] [--option NAME=VALUE]... [--record FILE]
 """
 
 import argparse
+import json
 import sys
 
 from host.boardfile import read_board
 from rules.core import RulesError
-from rules.detour import DIRS, FINISHED, Detour, DetourBoard
+from rules.games import GAMES, new_game
 from rules.playout import Rng, random_step
 from rules.record import dumps, header, line
 
-_ARROWS = "^>v<"
-_CELL = {"path": " . ", "start": " S ", "finish": " F ", "star": " * ",
-         "wheel": " . ", "wheel_star": " @ ", "centre": " C "}
 
-
-def draw(game):
-    """The board as text: spaces, wheel routes, pieces as player number + arrow."""
-    board = game.board
-    rows = [["   "] * board.width for _ in range(board.height)]
-    for s in range(len(board.ids)):
-        if board.mask(s, game.wheels) or board.kinds[s] != "wheel":
-            rows[board.ys[s]][board.xs[s]] = _CELL[board.kinds[s]]
-    for p, s in enumerate(game.pos):
-        if s >= 0:
-            cell = rows[board.ys[s]][board.xs[s]]
-            mark = "%d%s" % (p // game.per + 1, _ARROWS[game.head[p]])
-            # a START can hold several pieces: show a count there
-            rows[board.ys[s]][board.xs[s]] = mark + " " if cell[0] == " " else cell[:2] + "+"
-    return "\n".join("".join(r).rstrip() for r in rows)
-
-
-def say(game, event):
-    """One event as a sentence."""
-    board, kind = game.board, event[0]
-    name = board.ids
-    if kind == "placed":
-        return "player %d puts piece %s on START %s" % (event[1] + 1, "abcd"[event[2]], name[event[3]])
-    if kind == "rolled":
-        return "player %d rolls %s" % (event[1] + 1, ",".join(str(v) for v in event[2]))
-    if kind == "moved":
-        path = event[3]
-        return "piece %d%s moves %d: %s -> %s" % (event[1] + 1, "abcd"[event[2]], len(path) - 1, name[path[0]], name[path[-1]])
-    if kind == "finished":
-        return "piece %d%s reaches FINISH %s" % (event[1] + 1, "abcd"[event[2]], name[event[3]])
-    if kind == "won":
-        return "player %d wins!" % (event[1] + 1)
-    if kind == "collided":
-        return "piece %d%s lands on its own piece on %s: both go back to START" % (event[1] + 1, "abcd"[event[2]], name[event[3]])
-    if kind == "sent_back":
-        return "piece %d%s goes back from %s to START %s" % (event[1] + 1, "abcd"[event[2]], name[event[3]], name[event[4]])
-    if kind == "star":
-        return "a star! player %d turns a wheel" % (event[1] + 1)
-    if kind == "popoff":
-        return "pop-off on %s: player %d against player %d" % (name[event[3]], event[1] + 1, event[2] + 1)
-    if kind == "popoff_won":
-        return "player %d pops a 6 first; player %d loses the pop-off" % (event[1] + 1, event[2] + 1)
-    if kind == "wheel":
-        return "wheel %s turns %s to position %d" % (board.wheel_ids[event[1]], {1: "90 right", -1: "90 left", 2: "180"}[event[2]], event[3])
-    if kind == "wheel_passed":
-        return "player %d leaves the wheels as they are" % (event[1] + 1)
-    if kind == "turned":
-        return "piece %d%s turns with the wheel: %s -> %s" % (event[1] + 1, "abcd"[event[2]], name[event[3]], name[event[4]])
-    if kind == "turn":
-        return "player %d's turn" % (event[1] + 1)
-    return repr(event)
+def option(text):
+    """NAME=VALUE, the value read as JSON when it is JSON (4, true, "x"), else as text."""
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError("an option is NAME=VALUE, e.g. pieces=4")
+    try:
+        return name, json.loads(value)
+    except ValueError:
+        return name, value
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="make sim", description="A Detour game between random players.")
+    parser = argparse.ArgumentParser(prog="python -m host.sim", description="A game between random players.")
+    parser.add_argument("--game", default="detour", choices=GAMES, help="which game (default detour)")
     parser.add_argument("--seed", type=int, default=1, help="repeat a game by its seed (default 1)")
-    parser.add_argument("--players", type=int, default=2, help="2 to 4 (default 2)")
-    parser.add_argument("--pieces", type=int, default=2, help="pieces per player: 2, or 4 with 2 players")
+    parser.add_argument("--players", type=int, default=2, help="how many players (default 2)")
+    parser.add_argument("--option", type=option, action="append", default=[], metavar="NAME=VALUE",
+                        help="a rule option, e.g. pieces=4 (see boards/GAME.md)")
     parser.add_argument("--record", metavar="FILE", help="write the game record (JSON Lines) here")
     parser.add_argument("--quiet", action="store_true", help="print only the final board and the result")
     args = parser.parse_args(argv)
+    view = __import__("host.views." + args.game, None, None, ("draw", "say"))
     try:
-        board = DetourBoard(read_board("detour"))
-        game = Detour(board, args.players, {"pieces": args.pieces})
+        game = new_game(args.game, read_board(args.game), args.players, dict(args.option))
     except RulesError as err:
         print("error: %s" % err, file=sys.stderr)
         return 2
@@ -88,7 +46,7 @@ def main(argv=None):
     rng = Rng(args.seed)
     if out:
         out.write(dumps(header(game)) + "\n")
-    print("Detour, %d players, seed %d" % (args.players, args.seed))
+    print("%s, %d players, seed %d" % (args.game.capitalize(), args.players, args.seed))
     turns = 0
     while not game.over():
         step = random_step(game, rng)
@@ -98,12 +56,12 @@ def main(argv=None):
             if event[0] == "turn":
                 turns += 1
                 if not args.quiet:
-                    print(draw(game))
+                    print(view.draw(game))
             if not args.quiet:
-                print("  " + say(game, event))
-    print(draw(game))
-    left = ["player %d: %d on the board" % (q + 1, game.in_play(q)) for q in range(game.players)]
-    print("player %d wins after %d turns (%s)" % (game.winner + 1, turns, ", ".join(left)))
+                print("  " + view.say(game, event))
+    print(view.draw(game))
+    result = "a tie" if game.winner < 0 else "player %d wins" % (game.winner + 1)
+    print("%s after %d turns" % (result, turns))
     if out:
         out.close()
         print("record written to %s" % args.record)

@@ -61,3 +61,12 @@ def test_replay_lists_the_legal_steps_after_the_last_line(tmp_path):
 def test_replay_of_a_missing_file_says_so():
     result = run("host.replay", "no/such/file.jsonl")
     assert result.returncode == 1 and "no/such/file.jsonl" in result.stderr
+
+
+def test_sim_takes_rule_options_and_records_them(tmp_path):
+    record = tmp_path / "game.jsonl"
+    result = run("host.sim", "--game", "detour", "--quiet", "--option", "pieces=4", "--record", str(record))
+    assert result.returncode == 0, result.stderr
+    assert json.loads(record.read_text().splitlines()[0])["options"]["pieces"] == 4
+    bad = run("host.sim", "--option", "colour=red")
+    assert bad.returncode == 2 and "colour" in bad.stderr

@@ -1,0 +1,57 @@
+"""Detour in the terminal: the board as text and each event as a sentence."""
+
+_ARROWS = "^>v<"
+_CELL = {"path": " . ", "start": " S ", "finish": " F ", "star": " * ",
+         "wheel": " . ", "wheel_star": " @ ", "centre": " C "}
+
+
+def draw(game):
+    """The board as text: spaces, wheel routes, pieces as player number + arrow."""
+    board = game.board
+    rows = [["   "] * board.width for _ in range(board.height)]
+    for s in range(len(board.ids)):
+        if board.mask(s, game.wheels) or board.kinds[s] != "wheel":
+            rows[board.ys[s]][board.xs[s]] = _CELL[board.kinds[s]]
+    for p, s in enumerate(game.pos):
+        if s >= 0:
+            cell = rows[board.ys[s]][board.xs[s]]
+            mark = "%d%s" % (p // game.per + 1, _ARROWS[game.head[p]])
+            # a START can hold several pieces: show a count there
+            rows[board.ys[s]][board.xs[s]] = mark + " " if cell[0] == " " else cell[:2] + "+"
+    return "\n".join("".join(r).rstrip() for r in rows)
+
+
+def say(game, event):
+    """One event as a sentence."""
+    board, kind = game.board, event[0]
+    name = board.ids
+    if kind == "placed":
+        return "player %d puts piece %s on START %s" % (event[1] + 1, "abcd"[event[2]], name[event[3]])
+    if kind == "rolled":
+        return "player %d rolls %s" % (event[1] + 1, ",".join(str(v) for v in event[2]))
+    if kind == "moved":
+        path = event[3]
+        return "piece %d%s moves %d: %s -> %s" % (event[1] + 1, "abcd"[event[2]], len(path) - 1, name[path[0]], name[path[-1]])
+    if kind == "finished":
+        return "piece %d%s reaches FINISH %s" % (event[1] + 1, "abcd"[event[2]], name[event[3]])
+    if kind == "won":
+        return "player %d wins!" % (event[1] + 1)
+    if kind == "collided":
+        return "piece %d%s lands on its own piece on %s: both go back to START" % (event[1] + 1, "abcd"[event[2]], name[event[3]])
+    if kind == "sent_back":
+        return "piece %d%s goes back from %s to START %s" % (event[1] + 1, "abcd"[event[2]], name[event[3]], name[event[4]])
+    if kind == "star":
+        return "a star! player %d turns a wheel" % (event[1] + 1)
+    if kind == "popoff":
+        return "pop-off on %s: player %d against player %d" % (name[event[3]], event[1] + 1, event[2] + 1)
+    if kind == "popoff_won":
+        return "player %d pops a 6 first; player %d loses the pop-off" % (event[1] + 1, event[2] + 1)
+    if kind == "wheel":
+        return "wheel %s turns %s to position %d" % (board.wheel_ids[event[1]], {1: "90 right", -1: "90 left", 2: "180"}[event[2]], event[3])
+    if kind == "wheel_passed":
+        return "player %d leaves the wheels as they are" % (event[1] + 1)
+    if kind == "turned":
+        return "piece %d%s turns with the wheel: %s -> %s" % (event[1] + 1, "abcd"[event[2]], name[event[3]], name[event[4]])
+    if kind == "turn":
+        return "player %d's turn" % (event[1] + 1)
+    return repr(event)
