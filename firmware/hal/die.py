@@ -1,0 +1,114 @@
+"""The electronic pop-o-matic: fair random outcomes, die faces, the tumble.
+
+Randomness comes from ``urandom(n)`` (``os.urandom`` on the Pico: the RP2040's
+ring oscillator) and is reduced to an outcome by rejection sampling, so every
+face is exactly equally likely: a byte of 252 or more is thrown away for a
+d6, since 256 is not a multiple of 6. Three throw sticks take three bits of
+one byte, which is exact as 8 divides 256.
+
+A die face is 7 pixels in the classic pip layout, listed in this order:
+
+    0 .   . 1        top-left, top-right
+    2 . 3 . 4        middle-left, centre, middle-right
+    5 .   . 6        bottom-left, bottom-right
+"""
+
+from hal.ticks import diff
+
+# which of the 7 pips each value lights, as a bit mask (bit k = pip k)
+FACES = (0, 0b0001000, 0b1000001, 0b1001001, 0b1100011, 0b1101011, 0b1110111)
+TUMBLE_MS = 600  # long enough to read as a throw, short enough not to annoy
+TUMBLE_STEP_MS = 60  # a new face every 60 ms: the dice visibly rattle
+
+
+class Chance:
+    """Fair outcomes from a source of random bytes."""
+
+    def __init__(self, urandom):
+        self.urandom = urandom
+
+    def below(self, n):
+        """A uniform integer in 0..n-1 (n up to 256), without modulo bias."""
+        limit = 256 - 256 % n
+        while True:
+            byte = self.urandom(1)[0]
+            if byte < limit:
+                return byte % n
+
+    def d6(self):
+        return self.below(6) + 1
+
+    def dice(self, count):
+        """``count`` dice as a tuple, the way the rules core takes a roll."""
+        return tuple(self.d6() for _ in range(count))
+
+    def sticks(self):
+        """Three throw sticks: 1 where the flat side fell up."""
+        bits = self.urandom(1)[0]
+        return (bits & 1, bits >> 1 & 1, bits >> 2 & 1)
+
+
+class Faces:
+    """Draws die faces into a ``Pixels`` frame; ``leds`` is one 7-pixel tuple per roller."""
+
+    def __init__(self, pixels, leds):
+        self.pixels = pixels
+        self.leds = leds
+
+    def show(self, roller, value, colour, dim=(0, 0, 0)):
+        mask = FACES[value]
+        r, g, b = colour
+        for k, led in enumerate(self.leds[roller]):
+            if mask >> k & 1:
+                self.pixels.set(led, r, g, b)
+            else:
+                self.pixels.set(led, dim[0], dim[1], dim[2])
+
+    def clear(self, roller):
+        for led in self.leds[roller]:
+            self.pixels.set(led, 0, 0, 0)
+
+
+class Tumble:
+    """The pop animation: faces rattle for TUMBLE_MS, then the result stays.
+
+    ``start(now, values)`` with the already drawn outcome (one value per
+    roller); ``draw(now)`` paints the frame and returns True once settled."""
+
+    def __init__(self, faces, colour):
+        self.faces = faces
+        self.colour = colour
+        self.values = ()
+        self.started = 0
+
+    def start(self, now, values):
+        self.values = values
+        self.started = now
+
+    def draw(self, now):
+        elapsed = diff(now, self.started)
+        settled = elapsed >= TUMBLE_MS
+        step = elapsed // TUMBLE_STEP_MS
+        for roller, value in enumerate(self.values):
+            shown = value if settled else (value + step + 2 * roller) % 6 + 1
+            self.faces.show(roller, shown, self.colour)
+        return settled
+
+
+class PopOff:
+    """The Detour pop-off: both players pop their own roller as fast as they
+    like; every press is a roll; the first 6 wins."""
+
+    def __init__(self, chance, players):
+        self.chance = chance
+        self.players = players  # the player on roller 0 and on roller 1
+        self.winner = -1
+
+    def press(self, roller):
+        """Roll for a press on ``roller``; the value (the duel ends at a 6)."""
+        if self.winner >= 0:
+            return 0
+        value = self.chance.d6()
+        if value == 6:
+            self.winner = self.players[roller]
+        return value

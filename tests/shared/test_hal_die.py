@@ -1,0 +1,76 @@
+"""The electronic die: exact fairness by construction, faces, tumble, pop-off."""
+
+from hal.die import FACES, TUMBLE_MS, Chance, Faces, PopOff, Tumble
+from hal.pixels import Pixels
+
+
+class Bytes:
+    """A scripted random source."""
+
+    def __init__(self, values):
+        self.values = list(values)
+
+    def __call__(self, n):
+        out = bytes(self.values[:n])
+        del self.values[:n]
+        return out
+
+
+def test_every_byte_maps_to_a_face_equally_often_or_is_rejected():
+    counts = [0] * 7
+    rejected = 0
+    for byte in range(256):
+        source = Bytes([byte, 0])
+        value = Chance(source).d6()
+        if source.values == []:  # the first byte was thrown away, the 0 used
+            rejected += 1
+        else:
+            counts[value] += 1
+    assert counts[1:] == [42] * 6 and rejected == 4
+
+
+def test_a_rejected_byte_is_drawn_again():
+    assert Chance(Bytes([255, 253, 252, 9])).d6() == 4
+
+
+def test_sticks_use_three_bits_each_equally_likely():
+    seen = {}
+    for byte in range(256):
+        sticks = Chance(Bytes([byte])).sticks()
+        seen[sticks] = seen.get(sticks, 0) + 1
+    assert len(seen) == 8 and set(seen.values()) == {32}
+
+
+def test_faces_light_the_classic_pips():
+    assert [bin(m).count("1") for m in FACES[1:]] == [1, 2, 3, 4, 5, 6]
+    px = Pixels(14, None)
+    faces = Faces(px, ((0, 1, 2, 3, 4, 5, 6), (7, 8, 9, 10, 11, 12, 13)))
+    faces.show(1, 5, (9, 9, 9))
+    lit = [i for i in range(14) if px.frame[3 * i]]
+    assert lit == [7, 8, 10, 12, 13]  # four corners and the centre
+    faces.clear(1)
+    assert not any(px.frame)
+
+
+def test_the_tumble_rattles_then_settles_on_the_result():
+    px = Pixels(14, None)
+    faces = Faces(px, ((0, 1, 2, 3, 4, 5, 6), (7, 8, 9, 10, 11, 12, 13)))
+    tumble = Tumble(faces, (50, 50, 50))
+    tumble.start(1000, (3, 6))
+    shown = set()
+    now = 1000
+    while not tumble.draw(now):
+        shown.add(bytes(px.frame))
+        now += 20
+    assert len(shown) >= 5  # the faces changed while tumbling
+    assert now - 1000 >= TUMBLE_MS
+    pips = [i for i in range(14) if px.frame[3 * i]]
+    assert pips == [0, 3, 6, 7, 8, 9, 11, 12, 13]  # a 3 and a 6
+
+
+def test_the_first_six_wins_the_pop_off():
+    duel = PopOff(Chance(Bytes([2, 4, 5, 0, 3])), (1, 0))
+    assert duel.press(0) == 3 and duel.winner == -1
+    assert duel.press(1) == 5
+    assert duel.press(1) == 6 and duel.winner == 0  # roller 1 is player 0's
+    assert duel.press(0) == 0  # over: later presses roll nothing
