@@ -46,7 +46,7 @@ def micropython_run():
     assert node, "node is needed for the MicroPython gate: install Node.js 20 or newer"
     command = [node, os.path.join(ROOT, "host", "mpy_run.mjs"),
                "--path", FIRMWARE + "=/firmware", "--path", os.path.join(ROOT, "boards") + "=/boards",
-               "--path", SHARED + "=/shared",
+               "--path", os.path.join(ROOT, "hardware") + "=/hardware", "--path", SHARED + "=/shared",
                os.path.join(SHARED, "runner.py"), "/firmware"]
     return run_shared(command)
 

@@ -9,21 +9,25 @@ import json
 from rules.detour import DIRS, Detour, DetourBoard
 
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-_BOARD_DIRS = (_HERE + "/../../boards", "/boards", "boards")
 _cache = {}
 # what a test reports beyond pass/fail, compared between the two interpreters
 REPORTS = {}
 
 
-def board_data(name):
-    """The parsed JSON of ``boards/<name>.json`` (a fresh copy each time)."""
-    for folder in _BOARD_DIRS:
+def data_file(folder, name):
+    """The parsed JSON of ``<folder>/<name>.json`` in the repository (a fresh copy
+    each time); under MicroPython the runner mounts the folder at ``/<folder>``."""
+    for base in (_HERE + "/../..", ""):
         try:
-            with open("%s/%s.json" % (folder, name)) as f:
+            with open("%s/%s/%s.json" % (base, folder, name)) as f:
                 return json.load(f)
         except OSError:
             pass
-    raise OSError("board file %s.json not found" % name)
+    raise OSError("%s/%s.json not found" % (folder, name))
+
+
+def board_data(name):
+    return data_file("boards", name)
 
 
 def detour_board():
