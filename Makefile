@@ -13,6 +13,7 @@ OPTIONS ?=
 # the dependencies pyproject.toml lists (the project itself is not installed:
 # its code runs from this folder, as it does on the Pico)
 export DEPS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(" ".join(p["dependencies"] + p["optional-dependencies"]["dev"]))
+export STUBS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(*[d for d in p["optional-dependencies"]["dev"] if "stubs" in d])
 
 .PHONY: help setup test test-fast sim replay clean
 
@@ -31,9 +32,15 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --silent --no-audit --no-fund
 	touch $@
 
-setup: $(VENV)/.installed node_modules/.installed ## create .venv and install the Python and node dependencies
+# MicroPython's stubs for the type check, kept apart from .venv (see pyproject.toml)
+.stubs/.installed: pyproject.toml $(VENV)/.installed
+	rm -rf .stubs
+	$(PY) -m pip install --quiet --target .stubs $$($(PY) -c "$$STUBS")
+	touch $@
 
-test: setup ## run every check: mpy-cross, the MicroPython gate, the pytest suite
+setup: $(VENV)/.installed node_modules/.installed .stubs/.installed ## create .venv and install the Python and node dependencies
+
+test: setup ## run every check: mpy-cross, the MicroPython gate, the type check, the pytest suite
 	$(PY) -m pytest
 
 sim: $(VENV)/.installed ## play a game between random players in the terminal (GAME=, SEED=, PLAYERS=, OPTIONS=, RECORD=)
@@ -44,5 +51,5 @@ replay: $(VENV)/.installed ## replay a game record: make replay FILE=game.jsonl
 	$(PY) -m host.replay $(FILE)
 
 clean: ## remove the virtualenv, node packages and caches
-	rm -rf $(VENV) node_modules .pytest_cache .hypothesis build
+	rm -rf $(VENV) node_modules .stubs .pytest_cache .hypothesis build
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

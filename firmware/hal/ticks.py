@@ -8,13 +8,14 @@ the simulator drive them with a fake clock."""
 import time
 
 try:
-    now = time.ticks_ms
-    diff = time.ticks_diff
-    add = time.ticks_add
+    # the CPython stand-ins below declare these names; MicroPython's are the same calls
+    now = time.ticks_ms  # type: ignore
+    diff = time.ticks_diff  # type: ignore
+    add = time.ticks_add  # type: ignore
 except AttributeError:  # CPython
 
     def now():
-        return int(time.monotonic() * 1000)
+        return int(time.monotonic() * 1000)  # type: ignore  (MicroPython's time has no monotonic)
 
     def diff(a, b):
         return a - b

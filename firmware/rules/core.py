@@ -45,8 +45,9 @@ def check_options(given, defaults):
     return merged
 
 
-def field(data, name, kind, where, error=SaveError):
-    """``data[name]`` if it is present and of ``kind``, else ``error`` naming it."""
+def field(data, name, kind, where, error=None):
+    """``data[name]`` if it is present and of ``kind``, else ``error`` (SaveError) naming it."""
+    error = error or SaveError
     if not isinstance(data, dict) or name not in data:
         raise error("%s: field %r is missing" % (where, name))
     value = data[name]
@@ -60,6 +61,35 @@ class Game:
     ``_``-prefixed hooks; the public protocol lives here once."""
 
     name = ""
+    phase = ROLL
+
+    # -- what each game implements ---------------------------------------
+
+    def _decisions(self):
+        """The legal decisions in a decision phase."""
+        raise NotImplementedError
+
+    def _outcomes(self):
+        """The chance outcomes in a chance phase, as (outcome, num, den)."""
+        raise NotImplementedError
+
+    def _apply(self, step):
+        """Apply a step already known to be legal; return its events."""
+        raise NotImplementedError
+
+    def _parse(self, text):
+        """The step ``text`` names in the current phase, or None."""
+        raise NotImplementedError
+
+    def notation(self, step):
+        """``step`` in the game's notation."""
+        raise NotImplementedError
+
+    def save(self):
+        """The whole state as a small JSON-friendly dict."""
+        raise NotImplementedError
+
+    # -- the protocol, the same for every game -----------------------------
 
     def is_chance(self):
         return self.phase == ROLL or self.phase == POPOFF

@@ -37,7 +37,7 @@ _TWO_DICE = tuple(((a, b), 1, 36) for a in range(1, 7) for b in range(1, 7))
 _ONE_DIE = tuple(((a,), 1, 6) for a in range(1, 7))
 PASS = ("w", -1, 0)
 # the state's attributes that a copy may share: immutable values, or the board
-_SHARED = ("board", "players", "options", "per", "turn", "actor", "phase", "moved", "duel", "loser", "star", "winner")
+_SHARED = ("board", "players", "options", "per", "turn", "actor", "phase", "moved", "loser", "star", "winner")
 
 DEFAULTS = {
     "pieces": 2,  # per player; 4 is allowed in a 2-player game
@@ -221,7 +221,7 @@ class Detour(Game):
         self.phase = ROLL
         self.dice = []  # dice still to be moved this turn
         self.moved = -1  # the piece the first die moved
-        self.duel = None  # (attacker, defender) pieces during a pop-off
+        self.duel = []  # [attacker, defender] pieces during a pop-off
         self.loser = -1  # the piece that lost the pop-off, until it is put on a START
         self.star = False  # a wheel turn is earned once the pop-off is settled
         self.winner = -1
@@ -328,7 +328,7 @@ class Detour(Game):
         if self.star:
             events.append(("star", player, i, end))
         if other >= 0:
-            self.duel = (p, other)
+            self.duel = [p, other]
             self.phase = POPOFF
             self.actor = player
             events.append(("popoff", player, other // self.per, end))
@@ -337,7 +337,7 @@ class Detour(Game):
 
     def _popoff(self, winner):
         attacker, defender = self.duel
-        self.duel = None
+        self.duel = []
         self.loser = defender if winner == self.turn else attacker
         if self.loser == attacker and not self.options["star_after_lost_popoff"]:
             self.star = False
@@ -441,6 +441,7 @@ class Detour(Game):
         other.head = self.head[:]
         other.wheels = bytearray(self.wheels)
         other.dice = self.dice[:]
+        other.duel = self.duel[:]
         return other
 
     def save(self):
@@ -449,7 +450,7 @@ class Detour(Game):
             "game": "detour", "board": self.board.name, "players": self.players,
             "options": self.options, "phase": self.phase, "turn": self.turn, "actor": self.actor,
             "pos": self.pos[:], "head": self.head[:], "wheels": list(self.wheels),
-            "dice": self.dice[:], "moved": self.moved, "duel": list(self.duel or ()),
+            "dice": self.dice[:], "moved": self.moved, "duel": self.duel[:],
             "loser": self.loser, "star": self.star, "winner": self.winner,
         }
 
@@ -483,8 +484,7 @@ class Detour(Game):
         game.wheels = bytearray(ints("wheels", len(game.wheels), 0, 3))
         game.dice = ints("dice", None, 1, 6)
         game.moved = _one(data, "moved", -1, total - 1)
-        duel = ints("duel", None, 0, total - 1)
-        game.duel = tuple(duel) if duel else None
+        game.duel = ints("duel", None, 0, total - 1)
         game.loser = _one(data, "loser", -1, total - 1)
         game.star = field(data, "star", bool, "save")
         game.winner = _one(data, "winner", -1, game.players - 1)
@@ -504,7 +504,7 @@ class Detour(Game):
         for p, s in enumerate(self.pos):
             if s >= 0 and s != self.board.centre and not self.board.mask(s, self.wheels) & (1 << self.head[p]):
                 raise SaveError("save: piece %d on %r heads off the path" % (p, self.board.ids[s]))
-        if len(self.dice) > 2 or (self.phase == POPOFF) != (self.duel is not None and len(self.duel) == 2):
+        if len(self.dice) > 2 or (self.phase == POPOFF) != (len(self.duel) == 2):
             raise SaveError("save: the dice or the pop-off do not fit the phase")
         if (self.phase == OVER) != (self.winner >= 0):
             raise SaveError("save: the winner does not fit the phase")
