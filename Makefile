@@ -15,7 +15,7 @@ OPTIONS ?=
 export DEPS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(" ".join(p["dependencies"] + p["optional-dependencies"]["dev"]))
 export STUBS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(*[d for d in p["optional-dependencies"]["dev"] if "stubs" in d])
 
-.PHONY: help setup test test-fast sim replay clean
+.PHONY: help setup test sim replay bench bench-check clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -49,6 +49,12 @@ sim: $(VENV)/.installed ## play a game between random players in the terminal (G
 replay: $(VENV)/.installed ## replay a game record: make replay FILE=game.jsonl
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=game.jsonl" >&2; exit 2; }
 	$(PY) -m host.replay $(FILE)
+
+bench: setup ## measure the budgets (LED encode, allocation, ...) on CPython and MicroPython
+	$(PY) -m host.bench
+
+bench-check: setup ## like bench, and fail when a figure is over its budget
+	$(PY) -m host.bench --check
 
 clean: ## remove the virtualenv, node packages and caches
 	rm -rf $(VENV) node_modules .stubs .pytest_cache .hypothesis build
