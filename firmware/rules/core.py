@@ -56,6 +56,25 @@ def field(data, name, kind, where, error=None):
     return value
 
 
+def save_int(data, name, low, high):
+    """An int field of a save, within low..high."""
+    value = field(data, name, int, "save")
+    if not low <= value <= high:
+        raise SaveError("save: field %r is %d, outside %d..%d" % (name, value, low, high))
+    return value
+
+
+def save_ints(data, name, length, low, high):
+    """A list-of-ints field of a save (``length`` entries unless None), each within low..high."""
+    values = field(data, name, list, "save")
+    if length is not None and len(values) != length:
+        raise SaveError("save: field %r must have %d entries" % (name, length))
+    for v in values:
+        if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
+            raise SaveError("save: field %r holds %r, outside %d..%d" % (name, v, low, high))
+    return values
+
+
 class Game:
     """Base of every game state. Subclasses set ``name`` and implement the
     ``_``-prefixed hooks; the public protocol lives here once."""
@@ -88,6 +107,25 @@ class Game:
     def save(self):
         """The whole state as a small JSON-friendly dict."""
         raise NotImplementedError
+
+    @classmethod
+    def _fresh(cls, board, data):
+        """The start of every ``load``: a new game with the save's players and
+        options, once the save is known to be this game's, on this board."""
+        if field(data, "game", str, "save") != cls.name:
+            raise SaveError("save: a %r game, not %r" % (data["game"], cls.name))
+        try:
+            game = cls(board, field(data, "players", int, "save"), field(data, "options", dict, "save"))
+        except RulesError as err:
+            raise SaveError("save: %s" % err)
+        if field(data, "board", str, "save") != game.board.name:
+            raise SaveError("save: made on board %r, not %r" % (data["board"], game.board.name))
+        game.phase = save_int(data, "phase", ROLL, OVER)
+        game.turn = save_int(data, "turn", 0, game.players - 1)
+        game.winner = save_int(data, "winner", -1, game.players - 1)
+        if (game.phase == OVER) != (game.winner >= 0):
+            raise SaveError("save: the winner does not fit the phase")
+        return game
 
     # -- the protocol, the same for every game -----------------------------
 

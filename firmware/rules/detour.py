@@ -18,7 +18,7 @@ Steps (tuples) and their notation:
 from rules.board import Board
 from rules.core import (
     DECIDE, OVER, POPOFF, ROLL, WHEEL,
-    BoardError, Game, IllegalMove, RulesError, SaveError, check_options, field,
+    BoardError, Game, RulesError, SaveError, check_options, field, save_int, save_ints,
 )
 
 KINDS = ("path", "start", "finish", "star", "wheel", "wheel_star", "centre")
@@ -457,37 +457,17 @@ class Detour(Game):
     @classmethod
     def load(cls, board, data):
         """The state saved by ``save()``; a SaveError names the first bad field."""
-        if field(data, "game", str, "save") != "detour":
-            raise SaveError("save: not a Detour game")
-        try:
-            game = cls(board, field(data, "players", int, "save"), field(data, "options", dict, "save"))
-        except RulesError as err:
-            raise SaveError("save: %s" % err)
-        if field(data, "board", str, "save") != game.board.name:
-            raise SaveError("save: made on board %r, not %r" % (data["board"], game.board.name))
+        game = cls._fresh(board, data)
         total, spaces = len(game.pos), len(game.board.ids)
-
-        def ints(name, length, low, high):
-            values = field(data, name, list, "save")
-            if length is not None and len(values) != length:
-                raise SaveError("save: field %r must have %d entries" % (name, length))
-            for v in values:
-                if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
-                    raise SaveError("save: field %r holds %r, outside %d..%d" % (name, v, low, high))
-            return values
-
-        game.phase = _one(data, "phase", ROLL, OVER)
-        game.turn = _one(data, "turn", 0, game.players - 1)
-        game.actor = _one(data, "actor", 0, game.players - 1)
-        game.pos = ints("pos", total, FINISHED, spaces - 1)
-        game.head = ints("head", total, 0, 3)
-        game.wheels = bytearray(ints("wheels", len(game.wheels), 0, 3))
-        game.dice = ints("dice", None, 1, 6)
-        game.moved = _one(data, "moved", -1, total - 1)
-        game.duel = ints("duel", None, 0, total - 1)
-        game.loser = _one(data, "loser", -1, total - 1)
+        game.actor = save_int(data, "actor", 0, game.players - 1)
+        game.pos = save_ints(data, "pos", total, FINISHED, spaces - 1)
+        game.head = save_ints(data, "head", total, 0, 3)
+        game.wheels = bytearray(save_ints(data, "wheels", len(game.wheels), 0, 3))
+        game.dice = save_ints(data, "dice", None, 1, 6)
+        game.moved = save_int(data, "moved", -1, total - 1)
+        game.duel = save_ints(data, "duel", None, 0, total - 1)
+        game.loser = save_int(data, "loser", -1, total - 1)
         game.star = field(data, "star", bool, "save")
-        game.winner = _one(data, "winner", -1, game.players - 1)
         game._check()
         return game
 
@@ -506,12 +486,3 @@ class Detour(Game):
                 raise SaveError("save: piece %d on %r heads off the path" % (p, self.board.ids[s]))
         if len(self.dice) > 2 or (self.phase == POPOFF) != (len(self.duel) == 2):
             raise SaveError("save: the dice or the pop-off do not fit the phase")
-        if (self.phase == OVER) != (self.winner >= 0):
-            raise SaveError("save: the winner does not fit the phase")
-
-
-def _one(data, name, low, high):
-    value = field(data, name, int, "save")
-    if not low <= value <= high:
-        raise SaveError("save: field %r is %d, outside %d..%d" % (name, value, low, high))
-    return value

@@ -55,7 +55,7 @@ def test_corrupt_saves_are_refused_naming_the_field():
         ("phase", 17, "'phase'"),
         ("wheels", [0, 0], "'wheels'"),
         ("players", 9, "2 to 4"),
-        ("game", "mehen", "Detour"),
+        ("game", "mehen", "'mehen' game"),
         ("board", "other", "board"),
     )
     for name, value, expected in cases:

@@ -3,7 +3,7 @@
 The same seeds give the same games on CPython and MicroPython; the summary
 each run returns is compared between the two interpreters."""
 
-from rules.core import DECIDE, OVER, POPOFF, ROLL, WHEEL, IllegalMove
+from rules.core import OVER, IllegalMove
 from rules.detour import FINISHED
 from rules.playout import Rng, random_game, random_step
 from support import REPORTS, detour, raises
