@@ -80,7 +80,17 @@ class Game:
     ``_``-prefixed hooks; the public protocol lives here once."""
 
     name = ""
-    phase = ROLL
+
+    def __init__(self, board, players, options):
+        """What every game state has; a game's own ``__init__`` checks its
+        arguments, calls this, then sets up its pieces."""
+        self.board = board
+        self.players = players
+        self.options = options
+        self.phase = ROLL
+        self.turn = 0  # whose turn it is
+        self.actor = 0  # who decides now
+        self.winner = -1
 
     # -- what each game implements ---------------------------------------
 

@@ -209,22 +209,18 @@ class Detour(Game):
             raise RulesError("option 'pieces' is 2, or 4 in a 2-player game")
         if not 1 <= opts["first_player"] <= players:
             raise RulesError("option 'first_player' must be from 1 to %d" % players)
-        self.board = board
-        self.players = players
-        self.options = opts
+        super().__init__(board, players, opts)
         self.per = opts["pieces"]
         self.pos = [UNPLACED] * (players * self.per)
         self.head = [0] * (players * self.per)
         self.wheels = bytearray(board.wheel_start)
         self.turn = opts["first_player"] - 1
         self.actor = self.turn
-        self.phase = ROLL
         self.dice = []  # dice still to be moved this turn
         self.moved = -1  # the piece the first die moved
         self.duel = []  # [attacker, defender] pieces during a pop-off
         self.loser = -1  # the piece that lost the pop-off, until it is put on a START
         self.star = False  # a wheel turn is earned once the pop-off is settled
-        self.winner = -1
 
     # -- reading the state -------------------------------------------------
 
