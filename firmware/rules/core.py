@@ -132,9 +132,7 @@ class Game:
             raise SaveError("save: made on board %r, not %r" % (data["board"], game.board.name))
         game.phase = save_int(data, "phase", ROLL, OVER)
         game.turn = save_int(data, "turn", 0, game.players - 1)
-        game.winner = save_int(data, "winner", -1, game.players - 1)
-        if (game.phase == OVER) != (game.winner >= 0):
-            raise SaveError("save: the winner does not fit the phase")
+        game.winner = save_int(data, "winner", -1, game.players - 1)  # -1 also for a tie
         return game
 
     # -- the protocol, the same for every game -----------------------------

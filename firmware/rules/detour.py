@@ -482,3 +482,5 @@ class Detour(Game):
                 raise SaveError("save: piece %d on %r heads off the path" % (p, self.board.ids[s]))
         if len(self.dice) > 2 or (self.phase == POPOFF) != (len(self.duel) == 2):
             raise SaveError("save: the dice or the pop-off do not fit the phase")
+        if (self.phase == OVER) != (self.winner >= 0):
+            raise SaveError("save: the winner does not fit the phase")

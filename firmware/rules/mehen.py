@@ -303,6 +303,6 @@ class Mehen(Game):
         if self.phase == DECIDE and not self._decisions():
             raise SaveError("save: the throw waits for a move but no piece can make it")
         done = [p for p in range(self.players) if self.home(p) == MARBLES]
-        if done != ([self.winner] if self.phase == OVER else []):
+        if done != ([self.winner] if self.phase == OVER else []) or (self.phase != OVER and self.winner >= 0):
             raise SaveError("save: the winner does not fit the marbles at home")
 
