@@ -1,0 +1,152 @@
+"""Piece sensors: a switch under every space, read through 74HC165 chips;
+and the button mode for boards without them.
+
+Reading the chain (``ShiftIn``): the 74HC165s are chained, the serial out
+(Q7) of each feeding the serial in (DS) of the one before, and the Q7 of
+chip 0 goes to the Pico's data pin; all share the latch (PL) and clock (CP)
+pins, CE is tied low. Pulsing PL low copies the inputs D0..D7 of every chip
+into its register, and Q7 then shows D7 of chip 0; every rising clock edge
+shifts the chain by one. So the bits come out as
+
+    D7, D6, ... D0 of chip 0, then D7 ... D0 of chip 1, and so on,
+
+and land in ``buf`` as byte ``i`` = chip ``i``, bit ``k`` = input ``Dk``:
+sensor ``n`` (the board file's sensor index) is input D(n % 8) of chip
+n // 8. The pins are callables: ``pin(v)`` drives, ``pin()`` reads, as a
+``machine.Pin`` does. The 74HC165 runs from 3.3 V so Q7 suits the Pico; its
+pulse widths are tens of ns, far below one MicroPython call, so no delays.
+
+Debouncing (``Sensors``): a space's state changes only once its switch has
+read the new state without a break for a while: ``place_ms`` for a piece
+put down, so a piece slid across spaces does not register on the spaces it
+only passed over (it rests on none of them that long); the shorter
+``lift_ms`` for a piece taken up, so the targets light promptly.
+``poll(now)`` returns ``None`` or the sensor number of one settled change
+(``occupied(n)`` says which way); nothing is allocated. All spaces start
+empty, so pieces standing at power-up are reported as placed once settled.
+
+Button mode (``ButtonPicker``): on a board without sensors one button picks
+the move. The controller offers the candidate moves (any values); a click
+steps to the next one (after the last comes the first again), a long press
+confirms the current one. ``poll(now)`` returns ``None`` or an event:
+
+    ("pick", candidate)     now the current candidate: light it (``offer``
+                            returns this event for the first candidate)
+    ("confirm", candidate)  the player chose it; the offer is used up
+"""
+
+from hal.buttons import CLICK, LONG
+from hal.ticks import diff
+
+# A piece set down stays put; one slid across the board rests on each space
+# it passes for well under 300 ms, a pause a player does not notice.
+PLACE_MS = 300
+# A lifted piece leaves its switch open for good; 50 ms rides over contact
+# bounce and a piece that rocks as it is gripped.
+LIFT_MS = 50
+
+
+class ShiftIn:
+    """Reads ``chips`` chained 74HC165s into ``buf`` (one byte per chip)."""
+
+    def __init__(self, latch, clock, data, chips):
+        self._latch = latch
+        self._clock = clock
+        self._data = data
+        self.buf = bytearray(chips)
+        clock(0)
+        latch(1)
+
+    def read(self):
+        latch = self._latch
+        clock = self._clock
+        data = self._data
+        buf = self.buf
+        latch(0)
+        latch(1)
+        for i in range(len(buf)):
+            byte = 0
+            for _ in range(8):
+                byte = byte << 1 | data()
+                clock(1)
+                clock(0)
+            buf[i] = byte
+        return buf
+
+
+class Sensors:
+    """Debounced occupancy of ``count`` spaces; ``read()`` returns the raw
+    bits (``ShiftIn.read``). A switch closed by a piece reads 0 when
+    ``active_low`` (reed switch to ground, pull-up resistor)."""
+
+    def __init__(self, read, count, active_low=True, place_ms=PLACE_MS, lift_ms=LIFT_MS):
+        self._read = read
+        self.count = count
+        self.place_ms = place_ms
+        self.lift_ms = lift_ms
+        size = (count + 7) // 8
+        self._invert = 0xFF if active_low else 0
+        # unused inputs of the last chip never count
+        self._mask = bytearray([0xFF] * size)
+        if count % 8:
+            self._mask[-1] = (1 << count % 8) - 1
+        self._seen = bytearray(size)  # occupancy read last time
+        self._state = bytearray(size)  # settled occupancy
+        self._since = [0] * count  # when each sensor last changed
+
+    def occupied(self, n):
+        return bool(self._state[n >> 3] >> (n & 7) & 1)
+
+    def poll(self, now):
+        raw = self._read()
+        found = -1
+        for i in range(len(self._state)):
+            bits = (raw[i] ^ self._invert) & self._mask[i]
+            changed = bits ^ self._seen[i]
+            if changed:
+                self._seen[i] = bits
+                for k in range(8):
+                    if changed >> k & 1:
+                        self._since[i * 8 + k] = now
+            pending = (bits ^ self._state[i]) & ~changed
+            if found >= 0 or not pending:
+                continue
+            for k in range(8):
+                if pending >> k & 1:
+                    wait = self.place_ms if bits >> k & 1 else self.lift_ms
+                    if diff(now, self._since[i * 8 + k]) >= wait:
+                        found = i * 8 + k
+                        self._state[i] ^= 1 << k
+                        break
+        return None if found < 0 else found
+
+
+class ButtonPicker:
+    """Button mode: pick among offered candidates with one ``hal.buttons.Button``."""
+
+    def __init__(self, button):
+        self.button = button
+        self._picks = ()
+        self._confirms = ()
+        self._index = -1
+
+    def offer(self, candidates):
+        """Offer these candidates; returns the pick of the first (``None``
+        for an empty sequence, which withdraws the offer)."""
+        self._picks = tuple(("pick", c) for c in candidates)
+        self._confirms = tuple(("confirm", c) for c in candidates)
+        self._index = 0 if self._picks else -1
+        return self._picks[0] if self._picks else None
+
+    def poll(self, now):
+        event = self.button.poll(now)
+        if self._index < 0:
+            return None
+        if event == CLICK:
+            self._index = (self._index + 1) % len(self._picks)
+            return self._picks[self._index]
+        if event == LONG:
+            chosen = self._confirms[self._index]
+            self.offer(())
+            return chosen
+        return None

@@ -1,0 +1,142 @@
+"""Small atomic saves that survive a power cut at any moment.
+
+``save(path, data)`` stores bytes (or text, as UTF-8); ``load(path)`` returns
+``(data, note)``: the newest good copy and ``""``, or an older good copy and
+a note saying what was wrong with the newer ones, or ``(None, note)`` when
+there is no good copy at all. ``load`` never raises for a missing, cut or
+corrupt file (a file it cannot even open is just missing).
+
+File format: one header line, then the data:
+
+    save1 <length of data, decimal> <CRC-32 of data, 8 hex digits>\\n<data>
+
+A copy is good when the header parses, the file holds exactly ``length``
+bytes after it and their CRC-32 matches, so a file cut at any byte is
+refused, and so is any change to the data (CRC-32 catches every error
+within 32 bits in a row).
+
+Three files: ``path`` (the current save), ``path.new`` (the one being
+written) and ``path.old`` (the one before). A save goes:
+
+    0. if path is missing but path.new is good (an earlier save was cut
+       between 2 and 3), rename path.new -> path: finish that save first
+    1. write the whole copy to path.new and close it
+    2. rename path -> path.old (if path exists; replaces the older path.old)
+    3. rename path.new -> path
+
+and ``load`` tries path, then path.new, then path.old. A power cut
+    during 1 leaves path (and path.old) as they were;
+    between 1 and 2 leaves path, and a good path.new;
+    between 2 and 3 leaves no path, but a good path.new and path.old;
+so there is always a good copy unless none had ever been completed, and
+``load`` after a cut save gives the new data or what it gave before the
+save (step 0 keeps a copy found in path.new from being overwritten by the
+next save). A rename is atomic on the Pico's LittleFS. Where a rename
+refuses to replace an existing file (Windows), step 2 removes path.old
+first: path is still there then, and path.new is good. Step 3 never has a
+file to replace.
+"""
+
+import binascii
+import os
+
+NEW = ".new"
+OLD = ".old"
+# saves are a few hundred bytes; anything much bigger is not ours and
+# reading it whole would eat the Pico's RAM
+LIMIT = 16384
+_MAGIC = b"save1"
+
+
+def pack(data):
+    """The bytes of a copy of ``data``: header line, then the data."""
+    if isinstance(data, str):
+        data = data.encode()
+    head = b"%s %d %08x\n" % (_MAGIC, len(data), binascii.crc32(data))
+    return head + data
+
+
+def unpack(blob):
+    """The data in a copy, or raise ValueError saying what is wrong."""
+    end = blob.find(b"\n")
+    if end < 0:
+        raise ValueError("no header line")
+    parts = blob[:end].split()
+    if len(parts) != 3 or parts[0] != _MAGIC:
+        raise ValueError("not a save file")
+    try:
+        length = int(parts[1])
+        crc = int(parts[2], 16)
+    except ValueError:
+        raise ValueError("bad header")
+    data = blob[end + 1:]
+    if len(data) != length:
+        raise ValueError("%d bytes of data, expected %d" % (len(data), length))
+    if binascii.crc32(data) != crc:
+        raise ValueError("checksum mismatch")
+    return data
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+def _rename(old, new):
+    try:
+        os.rename(old, new)
+    except OSError:
+        if not _exists(old) or not _exists(new):
+            raise
+        os.remove(new)
+        os.rename(old, new)
+
+
+def _read(path):
+    """A good copy's data, or raise OSError (missing) / ValueError (bad)."""
+    with open(path, "rb") as f:
+        blob = f.read(LIMIT + 1)
+    if len(blob) > LIMIT:
+        raise ValueError("larger than %d bytes" % LIMIT)
+    return unpack(blob)
+
+
+def _good(path):
+    try:
+        _read(path)
+        return True
+    except (OSError, ValueError):
+        return False
+
+
+def save(path, data):
+    """Store ``data`` (bytes, or text as UTF-8) at ``path``, atomically."""
+    if not _exists(path) and _good(path + NEW):
+        _rename(path + NEW, path)
+    with open(path + NEW, "wb") as f:
+        f.write(pack(data))
+    if _exists(path):
+        _rename(path, path + OLD)
+    _rename(path + NEW, path)
+
+
+def load(path):
+    """``(data, note)`` from the newest good copy; see the module notes."""
+    problems = []
+    for name in (path, path + NEW, path + OLD):
+        try:
+            data = _read(name)
+        except OSError:
+            continue
+        except ValueError as err:
+            problems.append("%s: %s" % (name, err))
+            continue
+        if problems:
+            return data, "; ".join(problems) + "; using %s" % name
+        return data, ""
+    if problems:
+        return None, "; ".join(problems) + "; no good copy left"
+    return None, "no save at %s" % path

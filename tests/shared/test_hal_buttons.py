@@ -1,0 +1,159 @@
+"""Debounced buttons: tables of (time, pin level) in, timed events out.
+
+A fake pin plays a timeline; the button is polled every millisecond (or as
+a test says) and the events are collected with the time they came."""
+
+import gc
+import sys
+
+from hal.buttons import CLICK, LONG, LONG_MS, PRESS, RELEASE, STABLE_MS, Button
+from hal.ticks import add
+from rules.playout import Rng
+from support import raises
+
+
+class Pin:
+    """Plays ``levels``: (time, level) pairs in time order, each level
+    holding until the next; ``now`` only moves forward."""
+
+    def __init__(self, levels):
+        self.levels = levels
+        self.next = 0
+        self.level = levels[0][1]
+        self.now = 0
+
+    def __call__(self):
+        while self.next < len(self.levels) and self.levels[self.next][0] <= self.now:
+            self.level = self.levels[self.next][1]
+            self.next += 1
+        return self.level
+
+
+def run(levels, until, step=1, start=0, **options):
+    """Events of a button on a pin playing ``levels``, as (ms, event)."""
+    pin = Pin(levels)
+    button = Button(pin, **options)
+    events = []
+    for t in range(0, until, step):
+        pin.now = t
+        event = button.poll(add(start, t))
+        if event:
+            events.append((t, event))
+    return events
+
+
+def chatter(t, first, count):
+    """``count`` 1 ms flips starting at ``t`` with level ``first``."""
+    return [(t + k, (first + k) & 1) for k in range(count)]
+
+
+def test_a_clean_short_press_gives_press_then_click():
+    # active low: 1 is up, 0 is down
+    assert run([(0, 1), (100, 0), (250, 1)], 500) == [(100 + STABLE_MS, PRESS), (250 + STABLE_MS, CLICK)]
+
+
+def test_contact_bounce_never_gives_a_double_press():
+    levels = [(0, 1)] + chatter(100, 0, 6) + [(106, 0)] + chatter(300, 1, 6) + [(306, 1)]
+    assert run(levels, 600) == [(106 + STABLE_MS, PRESS), (306 + STABLE_MS, CLICK)]
+
+
+def test_a_long_press_fires_once_while_held_then_release():
+    events = run([(0, 1), (100, 0), (3000, 1)], 3200)
+    assert events == [(100 + STABLE_MS, PRESS), (100 + LONG_MS, LONG), (3000 + STABLE_MS, RELEASE)]
+
+
+def test_a_release_just_before_the_long_time_is_a_click():
+    events = run([(0, 1), (100, 0), (100 + LONG_MS - STABLE_MS - 1, 1)], 1500)
+    assert [e for _, e in events] == [PRESS, CLICK]
+
+
+def test_a_spike_shorter_than_the_stable_time_is_ignored():
+    assert run([(0, 1), (50, 0), (50 + STABLE_MS - 1, 1), (200, 0), (203, 1)], 400) == []
+    # and a drop-out while held does not end the press, nor restart the long press time
+    events = run([(0, 1), (10, 0), (200, 1), (205, 0), (400, 1)], 600)
+    assert events == [(10 + STABLE_MS, PRESS), (400 + STABLE_MS, CLICK)]
+    events = run([(0, 1), (10, 0), (500, 1), (505, 0), (2000, 1)], 2100)
+    assert events == [(10 + STABLE_MS, PRESS), (10 + LONG_MS, LONG), (2000 + STABLE_MS, RELEASE)]
+
+
+def test_quick_separate_presses_all_count():
+    # the pop-off duel: players hammer their button; every real press is a roll
+    levels = [(0, 1)]
+    for k in range(10):
+        levels += [(100 + 40 * k, 0), (120 + 40 * k, 1)]
+    events = run(levels, 700)
+    assert [e for _, e in events] == [PRESS, CLICK] * 10
+
+
+def test_active_high_button():
+    events = run([(0, 0), (100, 1), (200, 0)], 400, active_low=False)
+    assert events == [(100 + STABLE_MS, PRESS), (200 + STABLE_MS, CLICK)]
+
+
+def test_held_at_power_up_counts_as_a_press_then():
+    assert run([(0, 0), (300, 1)], 400) == [(STABLE_MS, PRESS), (300 + STABLE_MS, CLICK)]
+
+
+def test_slow_polling_still_debounces():
+    # polled every 7 ms, the bounce is sampled at random phases
+    levels = [(0, 1)] + chatter(100, 0, 5) + [(105, 0)] + chatter(400, 1, 5) + [(405, 1)]
+    events = run(levels, 800, step=7)
+    assert [e for _, e in events] == [PRESS, CLICK]
+    assert 105 + STABLE_MS <= events[0][0] < 105 + STABLE_MS + 2 * 7
+
+
+def test_times_across_the_tick_wrap_around():
+    # on MicroPython add(0, -150) is just below the wrap of ticks_ms
+    events = run([(0, 1), (100, 0), (1000, 1)], 1200, start=add(0, -150))
+    assert events == [(100 + STABLE_MS, PRESS), (100 + LONG_MS, LONG), (1000 + STABLE_MS, RELEASE)]
+
+
+def bounce(rng, at, level):
+    """A contact closing or opening at ``at``: it flips between ``level``
+    and back for up to 9 ms, in pieces of 1-2 ms, then stays at ``level``.
+    Returns the (time, level) pairs and when the level stays."""
+    levels = []
+    for _ in range(rng.below(4)):
+        levels += [(at, level), (at + 1 + rng.below(2), 1 - level)]
+        at = levels[-1][0] + 1
+    levels.append((at, level))
+    return levels, at
+
+
+def test_random_bounce_patterns_give_one_event_pair_per_press():
+    rng = Rng(6)
+    for _ in range(25):
+        levels = [(0, 1)]
+        expected = []
+        t = 50
+        for _ in range(4):
+            pressed, settled = bounce(rng, t, 0)
+            up = settled + 30 + rng.below(1200)
+            released, t = bounce(rng, up, 1)
+            levels += pressed + released
+            expected += [PRESS, LONG, RELEASE] if up - settled > LONG_MS else [PRESS, CLICK]
+            t += 40 + rng.below(200)
+        assert [e for _, e in run(levels, t + 50)] == expected
+
+
+def test_bad_timing_options_are_refused():
+    raises(ValueError, Button, lambda: 1, stable_ms=800, long_ms=700)
+
+
+def test_polling_allocates_nothing_on_micropython():
+    if sys.implementation.name != "micropython":
+        return
+    level = [1]
+
+    def read():
+        return level[0]
+
+    button = Button(read)
+    button.poll(0)
+    start = gc.mem_alloc()
+    seen = 0
+    for t in range(1, 2000):
+        level[0] = 0 if 100 <= t < 1500 else 1
+        if button.poll(t):
+            seen += 1
+    assert gc.mem_alloc() - start == 0 and seen == 3
