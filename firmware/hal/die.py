@@ -43,9 +43,8 @@ class Chance:
         return tuple(self.d6() for _ in range(count))
 
     def sticks(self):
-        """Three throw sticks: 1 where the flat side fell up."""
-        bits = self.urandom(1)[0]
-        return (bits & 1, bits >> 1 & 1, bits >> 2 & 1)
+        """Three throw sticks as Mehen takes them: bit i set where stick i+1 fell flat side up."""
+        return self.urandom(1)[0] & 7
 
 
 class Faces:
@@ -63,6 +62,12 @@ class Faces:
                 self.pixels.set(led, r, g, b)
             else:
                 self.pixels.set(led, dim[0], dim[1], dim[2])
+
+    def show_sticks(self, leds, mask, flat, round_side):
+        """The three sticks, one pixel each: ``flat`` where a flat side fell up."""
+        for k, led in enumerate(leds):
+            r, g, b = flat if mask >> k & 1 else round_side
+            self.pixels.set(led, r, g, b)
 
     def clear(self, roller):
         for led in self.leds[roller]:

@@ -38,7 +38,13 @@ def test_sticks_use_three_bits_each_equally_likely():
     for byte in range(256):
         sticks = Chance(Bytes([byte])).sticks()
         seen[sticks] = seen.get(sticks, 0) + 1
-    assert len(seen) == 8 and set(seen.values()) == {32}
+    assert sorted(seen) == list(range(8)) and set(seen.values()) == {32}
+
+
+def test_the_sticks_show_which_fell_flat():
+    px = Pixels(3, None)
+    Faces(px, ()).show_sticks((0, 1, 2), 0b101, (9, 9, 9), (1, 0, 0))
+    assert list(px.frame) == [9, 9, 9, 1, 0, 0, 9, 9, 9]
 
 
 def test_faces_light_the_classic_pips():
