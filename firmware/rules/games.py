@@ -6,6 +6,7 @@ from rules.core import RulesError
 # name -> (module, state class); one line per game
 _GAMES = {
     "detour": ("rules.detour", "Detour"),
+    "sniggle": ("rules.sniggle", "Sniggle"),
     "snuka": ("rules.snuka", "Snuka"),
     "mehen": ("rules.mehen", "Mehen"),
 }
