@@ -6,7 +6,10 @@ the MicroPython WebAssembly port, which has only the Python MicroPython has.
 
 import json
 
+from rules.core import IllegalMove
 from rules.detour import DIRS, Detour, DetourBoard
+from rules.playout import Rng, random_step
+from rules.record import dumps, header, line
 
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
 _cache = {}
@@ -69,3 +72,34 @@ def names(events):
 
 def texts(game, steps):
     return sorted(game.notation(s) for s in steps)
+
+
+def play_random(game, seed, steps):
+    """Play up to ``steps`` random steps (fewer if the game ends); return the
+    game's record lines, header first."""
+    lines = [dumps(header(game))]
+    rng = Rng(seed)
+    for _ in range(steps):
+        if game.over():
+            break
+        step = random_step(game, rng)
+        lines.append(dumps(line(game, step)))
+        game.play(step)
+    return lines
+
+
+def check_decisions(game, candidates):
+    """Every candidate that ``legal()`` lists is accepted (tried on a copy);
+    every other one is refused and changes nothing."""
+    legal = game.legal()
+    before = game.save()
+    for step in candidates:
+        if step in legal:
+            game.copy().play(step)
+            continue
+        try:
+            game.play(step)
+        except IllegalMove:
+            continue
+        raise AssertionError("illegal %r accepted" % (step,))
+    assert game.save() == before

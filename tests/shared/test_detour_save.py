@@ -5,16 +5,12 @@ import json
 from rules.core import SaveError
 from rules.detour import Detour
 from rules.playout import Rng, random_step
-from support import detour, detour_board, put, raises
+from support import detour, detour_board, play_random, put, raises
 
 
 def played(seed, steps):
     game = detour(3)
-    rng = Rng(seed)
-    for _ in range(steps):
-        if game.over():
-            break
-        game.play(random_step(game, rng))
+    play_random(game, seed, steps)
     return game
 
 

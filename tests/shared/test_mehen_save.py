@@ -4,23 +4,14 @@ import json
 
 from rules.core import DECIDE, SaveError
 from rules.mehen import Mehen
-from rules.playout import Rng, random_step
-from rules.record import dumps, header, line, replay
-from support import board_data, raises
+from rules.record import replay
+from support import board_data, play_random, raises
 from test_mehen_rules import TWO, mehen, mehen_board, put
 
 
 def played(steps, seed=3, players=3, **options):
     game = mehen(players, **options)
-    lines = [dumps(header(game))]
-    rng = Rng(seed)
-    for _ in range(steps):
-        if game.over():
-            break
-        step = random_step(game, rng)
-        lines.append(dumps(line(game, step)))
-        game.play(step)
-    return game, lines
+    return game, play_random(game, seed, steps)
 
 
 def load(data):

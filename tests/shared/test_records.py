@@ -4,22 +4,13 @@ first bad line named."""
 import json
 
 from rules.core import RulesError
-from rules.playout import Rng, random_step
-from rules.record import RecordError, dumps, header, line, replay
-from support import board_data, detour, raises
+from rules.record import RecordError, dumps, replay
+from support import board_data, detour, play_random, raises
 
 
 def recorded(seed, steps=200, players=2):
     game = detour(players)
-    lines = [dumps(header(game))]
-    rng = Rng(seed)
-    for _ in range(steps):
-        if game.over():
-            break
-        step = random_step(game, rng)
-        lines.append(dumps(line(game, step)))
-        game.play(step)
-    return game, lines
+    return game, play_random(game, seed, steps)
 
 
 def test_a_record_replays_to_the_same_state():

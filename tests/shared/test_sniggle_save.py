@@ -5,17 +5,13 @@ import json
 from rules.core import DECIDE, SaveError
 from rules.playout import Rng, random_step
 from rules.sniggle import Sniggle
-from support import raises
+from support import play_random, raises
 from test_sniggle_rules import put, sniggle, sniggle_board, started
 
 
 def played(seed, steps, players=3):
     game = sniggle(players)
-    rng = Rng(seed)
-    for _ in range(steps):
-        if game.over():
-            break
-        game.play(random_step(game, rng))
+    play_random(game, seed, steps)
     return game
 
 

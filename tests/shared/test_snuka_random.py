@@ -8,7 +8,7 @@ import json
 from rules.core import OVER, IllegalMove, SaveError
 from rules.playout import Rng, random_game, random_step
 from rules.snuka import BLACK, DOWN, OUT, RED, UP, Snuka
-from support import REPORTS, raises
+from support import REPORTS, play_random, raises
 from test_snuka_rules import snuka, snuka_board
 
 FRAMES = 30
@@ -144,11 +144,7 @@ def test_a_shared_win_saves_and_loads():
 
 def played(seed, steps, players=3, **options):
     game = snuka(players, **options)
-    rng = Rng(seed)
-    for _ in range(steps):
-        if game.over():
-            break
-        game.play(random_step(game, rng))
+    play_random(game, seed, steps)
     return game
 
 
