@@ -15,7 +15,7 @@ OPTIONS ?=
 export DEPS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(" ".join(p["dependencies"] + p["optional-dependencies"]["dev"]))
 export STUBS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(*[d for d in p["optional-dependencies"]["dev"] if "stubs" in d])
 
-.PHONY: help setup test sim replay bench bench-check clean
+.PHONY: help setup test sim replay bench bench-check build flash repl vpico clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -55,6 +55,18 @@ bench: setup ## measure the budgets (LED encode, allocation, ...) on CPython and
 
 bench-check: setup ## like bench, and fail when a figure is over its budget
 	$(PY) -m host.bench --check
+
+build: $(VENV)/.installed ## compile firmware/ for the Pico into build/, print the sizes (BOARD=detour picks the board)
+	$(PY) -m host.build $(if $(BOARD),--board $(BOARD))
+
+flash: build ## put build/ on the Pico with mpremote and reset it (PORT=/dev/ttyACM0; FRESH=1 wipes the saved game too)
+	$(PY) -m host.build flash $(if $(PORT),--port $(PORT)) $(if $(filter 1 yes true,$(FRESH)),--fresh)
+
+repl: $(VENV)/.installed ## open the Pico's REPL (PORT=; Ctrl-] leaves)
+	$(PY) -m host.build repl $(if $(PORT),--port $(PORT))
+
+vpico: $(VENV)/.installed node_modules/.installed ## a virtual Pico for mpremote on this PC: prints its port (FLASH=dir holds its files)
+	$(PY) -m host.vpico $(if $(FLASH),--flash $(FLASH))
 
 clean: ## remove the virtualenv, node packages and caches
 	rm -rf $(VENV) node_modules .stubs .pytest_cache .hypothesis build
