@@ -103,3 +103,23 @@ def check_decisions(game, candidates):
             continue
         raise AssertionError("illegal %r accepted" % (step,))
     assert game.save() == before
+
+
+def play_to_the_end(game, seed, check, illegal, every):
+    """Play ``game`` to its end with random steps, calling ``check(game)``
+    before every step and after the last; at every ``every``-th step that is a
+    decision, ``illegal`` must be refused with the state unchanged. Returns the
+    number of steps."""
+    rng = Rng(seed)
+    steps = 0
+    while not game.over():
+        check(game)
+        if not game.is_chance() and steps % every == 0:
+            before = game.save()
+            raises(IllegalMove, game.play, illegal)
+            assert game.save() == before
+        game.play(random_step(game, rng))
+        steps += 1
+        assert steps < 100000
+    check(game)
+    return steps

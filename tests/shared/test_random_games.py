@@ -3,10 +3,10 @@
 The same seeds give the same games on CPython and MicroPython; the summary
 each run returns is compared between the two interpreters."""
 
-from rules.core import OVER, IllegalMove
+from rules.core import OVER
 from rules.detour import FINISHED
-from rules.playout import Rng, random_game, random_step
-from support import REPORTS, detour, raises
+from rules.playout import Rng, random_game
+from support import REPORTS, detour, play_to_the_end
 
 GAMES = 50
 
@@ -36,20 +36,7 @@ def check(game):
 
 def play_checked(seed, players, pieces):
     game = detour(players, pieces=pieces)
-    rng = Rng(seed)
-    steps = 0
-    while not game.over():
-        check(game)
-        step = random_step(game, rng)
-        if not game.is_chance() and steps % 7 == 0:
-            before = game.save()
-            raises(IllegalMove, game.play, ("m", 3, 7, -1))
-            assert game.save() == before
-        game.play(step)
-        steps += 1
-        assert steps < 100000
-    check(game)
-    return game, steps
+    return game, play_to_the_end(game, seed, check, ("m", 3, 7, -1), 7)
 
 
 def test_random_games_end_with_a_winner():

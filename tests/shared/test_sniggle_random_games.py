@@ -3,11 +3,11 @@
 The same seeds give the same games on CPython and MicroPython; the summary
 is compared between the two interpreters."""
 
-from rules.core import DECIDE, OVER, ROLL, IllegalMove
+from rules.core import DECIDE, OVER, ROLL
 from rules.playout import Rng, random_game, random_step
 from rules.record import dumps, header, line, replay
 from rules.sniggle import Sniggle
-from support import REPORTS, board_data, raises
+from support import REPORTS, board_data, play_to_the_end
 from test_sniggle_rules import sniggle, sniggle_board
 
 GAMES = 12  # MicroPython runs these too: a few seconds
@@ -41,20 +41,7 @@ def check(game):
 
 def play_checked(seed, players, **options):
     game = sniggle(players, **options)
-    rng = Rng(seed)
-    steps = 0
-    while not game.over():
-        check(game)
-        step = random_step(game, rng)
-        if game.phase == DECIDE and steps % 5 == 0:
-            before = game.save()
-            raises(IllegalMove, game.play, ("m", 0, 7, 0))
-            assert game.save() == before
-        game.play(step)
-        steps += 1
-        assert steps < 100000
-    check(game)
-    return game, steps
+    return game, play_to_the_end(game, seed, check, ("m", 0, 7, 0), 5)
 
 
 def test_random_games_end_with_a_winner():
