@@ -15,7 +15,7 @@ OPTIONS ?=
 export DEPS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(" ".join(p["dependencies"] + p["optional-dependencies"]["dev"]))
 export STUBS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(*[d for d in p["optional-dependencies"]["dev"] if "stubs" in d])
 
-.PHONY: help setup test sim replay bench bench-check build flash repl vpico clean
+.PHONY: help setup test sim replay bench bench-check strength build flash repl vpico clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -55,6 +55,9 @@ bench: setup ## measure the budgets (LED encode, allocation, ...) on CPython and
 
 bench-check: setup ## like bench, and fail when a figure is over its budget
 	$(PY) -m host.bench --check
+
+strength: $(VENV)/.installed ## the computer players against each other: win rates with 95% intervals
+	$(PY) -m host.strength
 
 build: $(VENV)/.installed ## compile firmware/ for the Pico into build/, print the sizes (BOARD=detour picks the board)
 	$(PY) -m host.build $(if $(BOARD),--board $(BOARD))

@@ -1,17 +1,26 @@
 """Figures measured inside one interpreter, CPython or MicroPython; prints one
-JSON object per line. Run by ``host/bench.py`` on both.
+JSON object on its last line. Run by ``host/bench.py`` on both.
 
-    bench_device.py BOARDS_DIR
+    bench_device.py BOARDS_DIR POSITIONS_JSON   every figure but the heap
+    bench_device.py BOARDS_DIR --heap GAME      the heap after a whole game of GAME
+
+The heap is measured in an interpreter of its own, with nothing loaded but
+the firmware and the game. The MicroPython WebAssembly port reclaims garbage
+only between two entries from JavaScript, never inside one synchronous run,
+so every figure runs inside ``asyncio.run`` and pauses (``pause()``) before it
+counts the heap: the ``gc.collect()`` after that pause really collects. (A
+``sleep(0)`` is not enough: the port resumes the task without leaving the
+interpreter; a 1 ms sleep goes back to JavaScript's event loop.)
+
+The port's clock ticks in whole milliseconds, so a short action is timed
+over enough repetitions to last at least SAMPLE_MS.
 """
 
+import asyncio
 import gc
 import json
-import os
 import sys
 import time
-
-import adafruit_pixelbuf
-from hal.pixels import Pixels
 
 try:
     clock, elapsed = time.ticks_us, time.ticks_diff
@@ -24,8 +33,17 @@ except AttributeError:  # CPython
         return a - b
 
 
-RUNS = 7
-FRAMES = 20
+RUNS = 7  # samples per timed figure; the median is reported
+SAMPLE_MS = 20  # each sample lasts at least this long
+PLAYOUT_MS = 1000  # random playouts are counted for this long
+PRESS_AT = 5  # ms into the simulated loop when the die button goes down
+POLLS = 3000  # polls per input port in the allocation count
+WHITE = (255, 255, 255)
+
+
+async def pause():
+    """Back to the event loop for a moment, so that the WebAssembly port can collect."""
+    await (asyncio.sleep_ms(1) if hasattr(asyncio, "sleep_ms") else asyncio.sleep(0))
 
 
 def median(values):
@@ -33,44 +51,66 @@ def median(values):
     return values[len(values) // 2]
 
 
-def timed(fn):
-    """Median over RUNS of the mean time of FRAMES calls, in microseconds."""
-    times = []
-    for _ in range(RUNS):
+def timed(fn, prepare=None):
+    """Microseconds per call of ``fn(item)``, the median of RUNS samples. Each
+    sample calls it on the items ``prepare(n)`` made (untimed), n large enough
+    for the sample to last SAMPLE_MS; without ``prepare`` the items are None."""
+    n = 1
+    while True:
+        items = prepare(n) if prepare else [None] * n
         start = clock()
-        for _ in range(FRAMES):
-            fn()
-        times.append(elapsed(clock(), start) / FRAMES)
+        for item in items:
+            fn(item)
+        took = elapsed(clock(), start)
+        if took >= SAMPLE_MS * 1000:
+            break
+        # under a tick nothing is known yet; else aim a fifth past the sample length
+        n = n * 4 if took < 1000 else n * SAMPLE_MS * 1200 // took + 1
+    times = [took / n]
+    for _ in range(RUNS - 1):
+        items = prepare(n) if prepare else [None] * n
+        start = clock()
+        for item in items:
+            fn(item)
+        times.append(elapsed(clock(), start) / n)
     return median(times)
 
 
-class Strip(adafruit_pixelbuf.PixelBuf):
-    """Adafruit's pure-Python encoder with the transmit left out."""
-
-    def _transmit(self, buffer):
-        pass
+def read_json(path):
+    with open(path) as f:
+        return json.load(f)
 
 
-def largest_board(folder):
+# -- LED frame ----------------------------------------------------------------
+
+
+def largest_board(folder, names):
     best = None
-    for name in sorted(os.listdir(folder)):
-        if name.endswith(".json"):
-            with open(folder + "/" + name) as f:
-                pixels = json.load(f)["pixels"]
-            if best is None or pixels > best[1]:
-                best = (name[:-5], pixels)
+    for name in names:
+        pixels = read_json(folder + "/" + name + ".json")["pixels"]
+        if best is None or pixels > best[1]:
+            best = (name, pixels)
     return best
 
 
-def main(argv):
-    board, count = largest_board(argv[1])
+def led_figures(folder, names):
+    import adafruit_pixelbuf
+    from hal.pixels import Pixels
+
+    class Strip(adafruit_pixelbuf.PixelBuf):
+        """Adafruit's pure-Python encoder with the transmit left out."""
+
+        def _transmit(self, buffer):
+            pass
+
+    board, count = largest_board(folder, names)
     ours = Pixels(count, lambda buf: None, brightness=0.5, budget_ma=450)
     for i in range(3 * count):
         ours.frame[i] = (i * 53 + 17) % 256  # every pixel lit, the limiter at work
     colours = [(ours.frame[3 * i], ours.frame[3 * i + 1], ours.frame[3 * i + 2]) for i in range(count)]
     theirs = Strip(count, byteorder="GRB", brightness=0.5, auto_write=False)
 
-    def adafruit_frame():
+    def adafruit_frame(_):
         for i in range(count):
             theirs[i] = colours[i]
         theirs.show()
@@ -78,19 +118,291 @@ def main(argv):
     ours.show()
     allocated = -1
     if hasattr(gc, "mem_alloc"):
-        gc.collect()
         before = gc.mem_alloc()
         ours.show()
         allocated = gc.mem_alloc() - before
-    figures = {
+    return {
         "board": board,
         "pixels": count,
-        "encode_us": timed(ours.show),
+        "encode_us": timed(lambda _: ours.show()),
         "adafruit_us": timed(adafruit_frame),
         "frame_bytes_allocated": allocated,
     }
-    print(json.dumps(figures))
+
+
+# -- input polls --------------------------------------------------------------
+
+
+def allocated_per_poll(poll):
+    """Bytes allocated per call of ``poll(now)`` over POLLS calls (-1 where
+    ``gc.mem_alloc`` is missing, as on CPython). No collection runs inside a
+    synchronous stretch on the WebAssembly port, so the count is exact."""
+    if not hasattr(gc, "mem_alloc"):
+        return -1
+    poll(0)  # anything made once, at the first call, is not per poll
+    before = gc.mem_alloc()
+    for now in range(1, POLLS + 1):
+        poll(now)
+    return (gc.mem_alloc() - before) / POLLS
+
+
+def poll_figures(sensors):
+    """Every input port polled through presses, placements and wheel turns."""
+    from hal.buttons import Button
+    from hal.sensors import ButtonPicker, Sensors, ShiftIn
+    from hal.wheels import Wheels
+
+    level = bytearray([1])  # the button pin: active low
+
+    def pin():
+        return level[0]
+
+    def press_pattern(now):
+        # down for 900 ms of every 1200: a press, a long press, a release; bounce at the edges
+        level[0] = 0 if now % 1200 < 900 and now % 1200 not in (3, 5, 902) else 1
+
+    button = Button(pin)
+
+    def poll_button(now):
+        press_pattern(now)
+        button.poll(now)
+
+    picker = ButtonPicker(Button(pin))
+    picker.offer((1, 2, 3))
+
+    def poll_picker(now):
+        # three clicks step through the candidates, then a long press confirms one
+        phase = now % 1500
+        level[0] = 0 if (phase < 600 and phase % 200 < 60) or 600 <= phase < 1400 else 1
+        picker.poll(now)
+
+    chips = (sensors + 7) // 8
+    raw = bytearray([0xFF] * (8 * chips))  # one entry per input, in shift order; 1: empty
+    at = bytearray(1)
+
+    def latch(v):
+        if not v:
+            at[0] = 0
+
+    def tick(v):
+        if v:
+            at[0] = (at[0] + 1) % len(raw)
+
+    def data():
+        return raw[at[0]]
+
+    shift = ShiftIn(latch, tick, data, chips)
+    board = Sensors(shift.read, sensors)
+
+    def poll_sensors(now):
+        # a piece put down and lifted again on a different space every 500 ms
+        k = now // 500 % (8 * chips)
+        raw[k] = 0 if now % 500 < 400 else 1
+        board.poll(now)
+
+    code = bytearray(1)
+
+    def wheel_codes():
+        return code[0]
+
+    wheels = Wheels(wheel_codes, 4)
+    gray = bytes((0, 1, 3, 2))
+
+    def poll_wheels(now):
+        # one wheel a quarter turn on every 200 ms
+        code[0] = gray[now // 200 % 4] << (2 * (now // 800 % 4))
+        wheels.poll(now)
+
+    return {
+        "button": allocated_per_poll(poll_button),
+        "picker": allocated_per_poll(poll_picker),
+        "sensors": allocated_per_poll(poll_sensors),
+        "wheels": allocated_per_poll(poll_wheels),
+    }
+
+
+# -- the rules ------------------------------------------------------------------
+
+
+def new_game(folder, name, players, options):
+    from rules.games import find_game
+
+    cls = find_game(name)
+    return cls(read_json(folder + "/" + name + ".json"), players, options)
+
+
+def decide_figure(folder, name, position):
+    """All legal decisions after the roll in the worst position: play the roll
+    and list the decisions, on copies made beforehand. And the search
+    player's pick there, the hint the controller would light."""
+    from rules.games import find_game
+
+    start = new_game(folder, name, position["players"], position["options"])
+    game = find_game(name).load(start.board, position["save"])
+    index = position["outcome"]
+    outcome = game.chance_outcomes()[index][0] if index >= 0 else None
+
+    def prepare(n):
+        return [game.copy() for _ in range(n)]
+
+    def decide(g):
+        if outcome is not None:
+            g.play(outcome)
+        g.legal()
+
+    from rules.players import SearchPlayer
+    from rules.playout import Rng
+
+    after = game.copy()
+    decide(after)
+    hint = SearchPlayer(Rng(1))  # its default budget
+    return {"decide_us": timed(decide, prepare), "decisions": len(after.legal()),
+            "hint_us": timed(lambda _: hint.pick(after)), "hint_nodes": hint.nodes}
+
+
+def game_figures(folder, name, seed):
+    """One whole random game (the median of RUNS), and random playouts per second."""
+    from rules.playout import Rng, random_game
+
+    fresh = new_game(folder, name, 2, None)
+    times = []
+    steps = 0
+    for _ in range(RUNS):
+        g = fresh.copy()
+        start = clock()
+        steps = random_game(g, Rng(seed))
+        times.append(elapsed(clock(), start))
+    playouts = total_steps = 0
+    start = clock()
+    while elapsed(clock(), start) < PLAYOUT_MS * 1000:
+        total_steps += random_game(fresh.copy(), Rng(1000 + playouts))
+        playouts += 1
+    took = elapsed(clock(), start) / 1000000
+    return {"game_us": median(times), "game_steps": steps,
+            "playouts_per_s": playouts / took, "steps_per_s": total_steps / took}
+
+
+def press_figures(folder, name):
+    """The die button pressed in a simulated loop stepped 1 ms at a time: a
+    debounced ``Button``, the die's ``Tumble`` (or Mehen's sticks) and the
+    board's ``Pixels``. Returns the ms from the press to the first pass that
+    hands the strip a changed frame, and what one such pass costs here."""
+    from hal.buttons import PRESS, Button
+    from hal.die import Chance, Faces, Tumble
+    from hal.pixels import Pixels
+
+    data = read_json(folder + "/" + name + ".json")
+    extras, count = data["extras"], data["pixels"]
+    rollers = tuple(tuple(extras[k]) for k in ("die1", "die2") if k in extras)
+    sticks = extras.get("sticks")
+    if not rollers and not sticks:
+        return None
+    shown = bytearray(3 * count)
+    changed = bytearray(1)
+
+    def transmit(wire):
+        if wire != shown:
+            changed[0] = 1
+            shown[:] = wire
+
+    pixels = Pixels(count, transmit)
+    faces = Faces(pixels, rollers)
+    tumble = Tumble(faces, WHITE)
+    level = bytearray([1])
+    button = Button(lambda: level[0])
+    chance = Chance(lambda n: bytes([77] * n))
+
+    def loop_pass(now):
+        """One pass of the loop: poll the button, draw, send a drawn frame."""
+        if button.poll(now) == PRESS:
+            if rollers:
+                tumble.start(now, chance.dice(len(rollers)))
+            else:
+                faces.show_sticks(sticks, chance.sticks(), WHITE, (40, 40, 40))
+                pixels.show()
+        if tumble.values:
+            tumble.draw(now)
+            pixels.show()
+
+    pixels.show()
+    changed[0] = 0
+    latency = -1
+    for now in range(200):
+        if now == PRESS_AT:
+            level[0] = 0
+        loop_pass(now)
+        if changed[0]:
+            latency = now - PRESS_AT
+            break
+    moment = [now]
+
+    def again(_):
+        moment[0] += 1
+        loop_pass(moment[0])
+
+    return {"press_ms": latency, "pass_us": timed(again), "pixels": count}
+
+
+# -- main -----------------------------------------------------------------------
+
+
+async def heap_in_use():
+    """``gc.mem_alloc()`` after a collection, the least of a few: the port's
+    collector is conservative, and a stale word that looks like a pointer
+    now and then keeps garbage alive for one collection."""
+    least = None
+    for _ in range(5):
+        await pause()
+        gc.collect()
+        used = gc.mem_alloc()
+        least = used if least is None or used < least else least
+    return least
+
+
+async def heap_after_game(folder, name):
+    """Heap in use by the firmware and a finished game, beyond what the
+    interpreter and this script held before they were loaded: after the
+    imports (the code), and after a whole random game (code and data)."""
+    base = await heap_in_use()
+    import hal.buttons, hal.die, hal.pixels, hal.sensors, hal.storage, hal.ticks, hal.wheels  # noqa: F401, E401
+    from rules.games import find_game
+    from rules.playout import Rng, random_game
+    from rules.players import evaluate
+
+    find_game(name)
+    code = await heap_in_use() - base
+    game = new_game(folder, name, 2, None)
+    evaluate(game, 0)  # the tables a hint uses, too
+    random_game(game, Rng(1))
+    return {"game": name, "heap": await heap_in_use() - base, "code": code, "base": base, "over": game.over()}
+
+
+async def measure(argv):
+    folder = argv[1]
+    if argv[2] == "--heap":
+        if not hasattr(gc, "mem_alloc"):
+            return {"game": argv[3], "heap": -1}
+        return await heap_after_game(folder, argv[3])
+    positions = read_json(argv[2])
+    names = sorted(positions)
+    figures = {"led": led_figures(folder, names)}
+    await pause()
+    figures["polls"] = poll_figures(max(read_json(folder + "/" + n + ".json")["sensors"] for n in names))
+    await pause()
+    for name in names:
+        one = decide_figure(folder, name, positions[name])
+        await pause()
+        one.update(game_figures(folder, name, 1))
+        await pause()
+        one["press"] = press_figures(folder, name)
+        await pause()
+        figures[name] = one
+    return figures
+
+
+async def main(argv):
+    print(json.dumps(await measure(argv)))
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    asyncio.run(main(sys.argv))

@@ -29,9 +29,10 @@ LONG = "long"
 RELEASE = "release"
 
 # Tactile switches stop bouncing within about 1-6 ms (Ganssle's measurements
-# in "A Guide to Debouncing"); 10 ms clears that with margin and still lets
-# the die answer a press within one 16 ms LED frame.
-STABLE_MS = 10
+# in "A Guide to Debouncing"); 8 ms clears that with margin and leaves room in
+# the 16 ms from a press to the first lit pixel for the largest board's frame
+# on the wire (195 pixels: 5.9 ms).
+STABLE_MS = 8
 # A hurried click lasts 100-300 ms; 700 ms is clearly deliberate without
 # feeling slow (phones use 400-500 ms, but a board game is not in a hurry
 # and a press-and-hold here confirms a move).

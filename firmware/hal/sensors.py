@@ -147,6 +147,6 @@ class ButtonPicker:
             return self._picks[self._index]
         if event == LONG:
             chosen = self._confirms[self._index]
-            self.offer(())
+            self._index = -1  # the offer is used up; keeping its tuples allocates nothing
             return chosen
         return None
