@@ -8,6 +8,7 @@ PY := $(VENV)/bin/python
 SEED ?= 1
 PLAYERS ?= 2
 GAME ?= detour
+SEATS ?= random
 OPTIONS ?=
 
 # the dependencies pyproject.toml lists (the project itself is not installed:
@@ -19,7 +20,7 @@ export STUBS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
-	@echo "  make sim variables: GAME=$(GAME) SEED=$(SEED) PLAYERS=$(PLAYERS) OPTIONS='pieces=4 half_turns=true' RECORD=game.jsonl"
+	@echo "  make sim variables: GAME=$(GAME) SEED=$(SEED) PLAYERS=$(PLAYERS) SEATS=search,random OPTIONS='pieces=4 half_turns=true' RECORD=game.jsonl"
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,8 +44,8 @@ setup: $(VENV)/.installed node_modules/.installed .stubs/.installed ## create .v
 test: setup ## run every check: mpy-cross, the MicroPython gate, the type check, the pytest suite
 	$(PY) -m pytest
 
-sim: $(VENV)/.installed ## play a game between random players in the terminal (GAME=, SEED=, PLAYERS=, OPTIONS=, RECORD=)
-	$(PY) -m host.sim --game $(GAME) --seed $(SEED) --players $(PLAYERS) $(foreach o,$(OPTIONS),--option $(o)) $(if $(RECORD),--record $(RECORD))
+sim: $(VENV)/.installed ## play a game between computer players in the terminal (GAME=, SEED=, PLAYERS=, SEATS=, OPTIONS=, RECORD=)
+	$(PY) -m host.sim --game $(GAME) --seed $(SEED) --players $(PLAYERS) --seats $(SEATS) $(foreach o,$(OPTIONS),--option $(o)) $(if $(RECORD),--record $(RECORD))
 
 replay: $(VENV)/.installed ## replay a game record: make replay FILE=game.jsonl
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=game.jsonl" >&2; exit 2; }

@@ -1,7 +1,8 @@
-"""Play a game in the terminal between random players, driven by the real
+"""Play a game in the terminal between computer players, driven by the real
 rules core, printing the board after every turn.
 
-    python -m host.sim [--game NAME] [--seed N] [--players N] [--option NAME=VALUE]... [--record FILE]
+    python -m host.sim [--game NAME] [--seed N] [--players N] [--seats KIND,...]
+                       [--option NAME=VALUE]... [--record FILE]
 """
 
 import argparse
@@ -11,7 +12,8 @@ import sys
 from host.boardfile import read_board
 from rules.core import RulesError
 from rules.games import GAMES, new_game
-from rules.playout import Rng, random_step
+from rules.players import PLAYERS
+from rules.playout import Rng, sample
 from rules.record import dumps, header, line
 
 
@@ -31,6 +33,8 @@ def main(argv=None):
     parser.add_argument("--game", default="detour", choices=GAMES, help="which game (default detour)")
     parser.add_argument("--seed", type=int, default=1, help="repeat a game by its seed (default 1)")
     parser.add_argument("--players", type=int, default=2, help="how many players (default 2)")
+    parser.add_argument("--seats", default="random", metavar="KIND,...",
+                        help="who plays each seat: %s (one for all, or one per player)" % ", ".join(sorted(PLAYERS)))
     parser.add_argument("--option", type=option, action="append", default=[], metavar="NAME=VALUE",
                         help="a rule option, e.g. pieces=4 (see boards/GAME.md)")
     parser.add_argument("--record", metavar="FILE", help="write the game record (JSON Lines) here")
@@ -42,14 +46,22 @@ def main(argv=None):
     except RulesError as err:
         print("error: %s" % err, file=sys.stderr)
         return 2
-    out = open(args.record, "w") if args.record else None
+    kinds = args.seats.split(",")
+    if len(kinds) == 1:
+        kinds = kinds * game.players
+    if len(kinds) != game.players or any(k not in PLAYERS for k in kinds):
+        print("error: --seats takes one of %s, or one per player (%d)" % (", ".join(sorted(PLAYERS)), game.players),
+              file=sys.stderr)
+        return 2
     rng = Rng(args.seed)
+    seats = [PLAYERS[k](Rng(args.seed * 10 + n + 1)) for n, k in enumerate(kinds)]
+    out = open(args.record, "w") if args.record else None
     if out:
         out.write(dumps(header(game)) + "\n")
-    print("%s, %d players, seed %d" % (args.game.capitalize(), args.players, args.seed))
+    print("%s, %d players (%s), seed %d" % (args.game.capitalize(), args.players, ", ".join(kinds), args.seed))
     turns = 0
     while not game.over():
-        step = random_step(game, rng)
+        step = sample(game.chance_outcomes(), rng) if game.is_chance() else seats[game.actor].choose(game)
         if out:
             out.write(dumps(line(game, step)) + "\n")
         for event in game.play(step):

@@ -70,3 +70,13 @@ def test_sim_takes_rule_options_and_records_them(tmp_path):
     assert json.loads(record.read_text().splitlines()[0])["options"]["pieces"] == 4
     bad = run("host.sim", "--option", "colour=red")
     assert bad.returncode == 2 and "colour" in bad.stderr
+
+
+def test_sim_seats_computer_players_and_their_game_replays(tmp_path):
+    record = tmp_path / "game.jsonl"
+    result = run("host.sim", "--game", "sniggle", "--seats", "search,greedy", "--quiet", "--record", str(record))
+    assert result.returncode == 0, result.stderr
+    assert "(search, greedy)" in result.stdout and " wins after " in result.stdout
+    assert run("host.replay", str(record)).returncode == 0
+    bad = run("host.sim", "--seats", "search,genius")
+    assert bad.returncode == 2 and "--seats" in bad.stderr
