@@ -118,6 +118,20 @@ class Game:
         """The whole state as a small JSON-friendly dict."""
         raise NotImplementedError
 
+    # -- the physical board: what its sensors should see ----------------------
+
+    def occupancy(self):
+        """How many pieces stand on each space (a bytearray by space index), or
+        None for a game whose board does not track pieces."""
+        return None
+
+    def moves(self):
+        """The decisions made by moving one piece on the board, as
+        ``(decision, from_space, to_space)``: lifted at one, put down at the
+        other (a piece that then leaves play is put down there first). Other
+        decisions are given another way: a wheel turned, a button pressed."""
+        return ()
+
     @classmethod
     def _fresh(cls, board, data):
         """The start of every ``load``: a new game with the save's players and

@@ -238,6 +238,25 @@ class Detour(Game):
                 return p
         return -1
 
+    def occupancy(self):
+        counts = bytearray(len(self.board.ids))
+        for s in self.pos:
+            if s >= 0:
+                counts[s] += 1
+        return counts
+
+    def moves(self):
+        out = []
+        for d in self.legal():
+            if d[0] == "m":
+                p = self.turn * self.per + d[1]
+                s = self.pos[p]
+                path, _ = self.board.walk(s, d[3] if s == self.board.centre else self.head[p], d[2], self.wheels)
+                out.append((d, s, path[-1]))
+            elif d[0] == "s":
+                out.append((d, self.pos[self.loser], self.board.starts[d[1]]))
+        return tuple(out)
+
     # -- the protocol hooks ------------------------------------------------
 
     def _outcomes(self):

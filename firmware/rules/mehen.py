@@ -161,6 +161,23 @@ class Mehen(Game):
             return -1 if self.options["exact_home"] else end
         return progress + value
 
+    def occupancy(self):
+        board = self.board
+        counts = bytearray(len(board.ids))
+        for progress in self.marbles + self.lions:
+            if progress < board.length:  # home pieces have left play
+                counts[board.route[progress]] += 1
+        return counts
+
+    def moves(self):
+        board = self.board
+        out = []
+        for d in self.legal():
+            value = VALUE[self.sticks]
+            progress = self.marbles[self.turn * MARBLES + d[1]] if d[0] == "m" else self.lions[d[1]]
+            out.append((d, board.route[progress], board.route[self.target(progress, value)]))
+        return tuple(out)
+
     # -- the protocol hooks ------------------------------------------------
 
     def _outcomes(self):

@@ -321,6 +321,15 @@ class Sniggle(Game):
     def piece_name(self, p):
         return "%s%d" % (LETTERS[self.colour[p // 4]], p % 4 + 1)
 
+    def occupancy(self):
+        counts = bytearray(len(self.board.ids))
+        for s in self.pos:
+            counts[s] += 1
+        return counts
+
+    def moves(self):
+        return tuple((d, self.pos[4 * self.turn + d[1]], d[3]) for d in self.legal())
+
     # -- the protocol hooks ------------------------------------------------
 
     def _outcomes(self):
