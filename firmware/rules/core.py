@@ -80,6 +80,10 @@ class Game:
     ``_``-prefixed hooks; the public protocol lives here once."""
 
     name = ""
+    # what copy() does with each attribute: share it (immutable values, the
+    # board) or copy it (the lists and bytearrays a step changes)
+    _SHARED = ()
+    _COPIED = ()
 
     def __init__(self, board, players, options):
         """What every game state has; a game's own ``__init__`` checks its
@@ -117,6 +121,15 @@ class Game:
     def save(self):
         """The whole state as a small JSON-friendly dict."""
         raise NotImplementedError
+
+    def copy(self):
+        """An independent state to try steps on (no __init__: nothing to check again)."""
+        other = object.__new__(type(self))
+        for name in self._SHARED:
+            setattr(other, name, getattr(self, name))
+        for name in self._COPIED:
+            setattr(other, name, getattr(self, name)[:])
+        return other
 
     # -- the physical board: what its sensors should see ----------------------
 

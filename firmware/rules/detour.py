@@ -36,8 +36,6 @@ _ROT_SLOT = bytes((k % 3) * 3 + 2 - k // 3 for k in range(9))
 _TWO_DICE = tuple(((a, b), 1, 36) for a in range(1, 7) for b in range(1, 7))
 _ONE_DIE = tuple(((a,), 1, 6) for a in range(1, 7))
 PASS = ("w", -1, 0)
-# the state's attributes that a copy may share: immutable values, or the board
-_SHARED = ("board", "players", "options", "per", "turn", "actor", "phase", "moved", "loser", "star", "winner")
 
 DEFAULTS = {
     "pieces": 2,  # per player; 4 is allowed in a 2-player game
@@ -196,6 +194,8 @@ class Detour(Game):
     """One game of Detour; see the module notes for the steps."""
 
     name = "detour"
+    _SHARED = ("board", "players", "options", "per", "turn", "actor", "phase", "moved", "loser", "star", "winner")
+    _COPIED = ("pos", "head", "wheels", "dice", "duel")
     min_players = 2
     max_players = 4
 
@@ -447,17 +447,6 @@ class Detour(Game):
         return None
 
     # -- copy, save and load -----------------------------------------------
-
-    def copy(self):
-        other = object.__new__(Detour)  # no __init__: nothing to validate again
-        for name in _SHARED:
-            setattr(other, name, getattr(self, name))
-        other.pos = self.pos[:]
-        other.head = self.head[:]
-        other.wheels = bytearray(self.wheels)
-        other.dice = self.dice[:]
-        other.duel = self.duel[:]
-        return other
 
     def save(self):
         """The whole state as a small JSON-friendly dict."""

@@ -35,7 +35,6 @@ VALUE = bytes((6, 1, 1, 2, 1, 2, 2, 3))
 _THROWS = tuple((mask, 1, 8) for mask in range(8))
 _MARBLE = tuple(("m", i) for i in range(MARBLES))
 _LION = tuple(("l", k) for k in range(MAX_LIONS))
-_SHARED = ("board", "players", "options", "turn", "actor", "phase", "sticks", "winner")
 
 DEFAULTS = {
     "hunt": False,  # the hunt, with shared lions; off: the classic race
@@ -118,6 +117,8 @@ class Mehen(Game):
     """One game of Mehen; see the module notes for the steps."""
 
     name = "mehen"
+    _SHARED = ("board", "players", "options", "turn", "actor", "phase", "sticks", "winner")
+    _COPIED = ("marbles", "lions")
     min_players = 2
     max_players = 6
 
@@ -280,14 +281,6 @@ class Mehen(Game):
         return None
 
     # -- copy, save and load -----------------------------------------------
-
-    def copy(self):
-        other = object.__new__(Mehen)  # no __init__: nothing to validate again
-        for name in _SHARED:
-            setattr(other, name, getattr(self, name))
-        other.marbles = self.marbles[:]
-        other.lions = self.lions[:]
-        return other
 
     def save(self):
         """The whole state as a small JSON-friendly dict."""

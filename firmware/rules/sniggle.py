@@ -33,8 +33,6 @@ _TRADEMARK_STEPS = 2
 _MAX_DIE = 6
 _COLUMN = {1 << x: x for x in range(29)}  # a row's single bit -> its column
 _DICE = tuple(((a, b), 1, 36) for a in range(1, 7) for b in range(1, 7))
-# the state's attributes that a copy may share: immutable values, or the board
-_SHARED = ("board", "players", "options", "colour", "phase", "turn", "actor", "double", "moved", "winner", "_moves")
 
 DEFAULTS = {
     "colours": "",  # each player's colour in seat order, letters of RBGY; "" gives R, B, G, Y in turn
@@ -271,6 +269,8 @@ class Sniggle(Game):
     """One game of Sniggle; see the module notes for the steps."""
 
     name = "sniggle"
+    _SHARED = ("board", "players", "options", "colour", "phase", "turn", "actor", "double", "moved", "winner", "_moves")
+    _COPIED = ("pos", "lane", "opening", "throws", "dice")
     min_players = 2
     max_players = 4
 
@@ -509,17 +509,6 @@ class Sniggle(Game):
         return None
 
     # -- copy, save and load -----------------------------------------------
-
-    def copy(self):
-        other = object.__new__(Sniggle)  # no __init__: nothing to validate again
-        for name in _SHARED:
-            setattr(other, name, getattr(self, name))
-        other.pos = self.pos[:]
-        other.lane = self.lane[:]
-        other.opening = self.opening[:]
-        other.throws = self.throws[:]
-        other.dice = self.dice[:]
-        return other
 
     def save(self):
         """The whole state as a small JSON-friendly dict."""

@@ -41,8 +41,6 @@ _FOUL = tuple(tuple(("foul", c, k) for k in range(3)) for c in range(7))
 _NOMINATE = tuple(("nominate", c) for c in range(7))
 _RESPOTTED = tuple(("respotted", c) for c in range(7))
 _PREFIX = {"+": "also", "=": "nominate", "@": "respotted"}
-_SHARED = ("board", "players", "options", "turn", "actor", "phase", "winner", "winners",
-           "reds", "on", "free", "flick", "good", "sent")
 
 DEFAULTS = {
     "first_player": 1,  # who shoots first, counting from 1
@@ -84,6 +82,9 @@ class Snuka(Game):
     """One frame of Tiddlee Snuka; see the module notes for the steps."""
 
     name = "snuka"
+    _SHARED = ("board", "players", "options", "turn", "actor", "phase", "winner", "winners",
+                "reds", "on", "free", "flick", "good", "sent")
+    _COPIED = ("scores", "colours", "pending")
     min_players = 1
     max_players = 6  # the score bars of boards/snuka.json; a board file sets its own limit
 
@@ -293,15 +294,6 @@ class Snuka(Game):
         return (kind, c)
 
     # -- copy, save and load -----------------------------------------------
-
-    def copy(self):
-        other = object.__new__(Snuka)  # no __init__: nothing to validate again
-        for name in _SHARED:
-            setattr(other, name, getattr(self, name))
-        other.scores = self.scores[:]
-        other.colours = bytearray(self.colours)
-        other.pending = self.pending[:]
-        return other
 
     def save(self):
         """The whole state as a small JSON-friendly dict."""
