@@ -14,6 +14,9 @@ WHEEL = 2  # a decision too: which wheel to turn (Detour)
 POPOFF = 3  # chance: who wins the pop-off duel (Detour)
 OVER = 4
 PHASE_NAMES = ("roll", "decide", "wheel", "popoff", "over")
+# owners(): a space nobody stands on, or a piece of no player (a Mehen lion)
+EMPTY = 255
+LION = 254
 
 
 class RulesError(ValueError):
@@ -136,6 +139,12 @@ class Game:
     def occupancy(self):
         """How many pieces stand on each space (a bytearray by space index), or
         None for a game whose board does not track pieces."""
+        return None
+
+    def owners(self):
+        """Whose piece stands on each space (a bytearray by space index: the
+        player, LION for a piece no player owns, EMPTY), or None like
+        ``occupancy``. Where several stand, the last listed shows."""
         return None
 
     def moves(self):

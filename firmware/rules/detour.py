@@ -17,7 +17,7 @@ Steps (tuples) and their notation:
 
 from rules.board import Board
 from rules.core import (
-    DECIDE, OVER, POPOFF, ROLL, WHEEL,
+    DECIDE, EMPTY, OVER, POPOFF, ROLL, WHEEL,
     BoardError, Game, RulesError, SaveError, check_options, field, save_int, save_ints,
 )
 
@@ -244,6 +244,13 @@ class Detour(Game):
             if s >= 0:
                 counts[s] += 1
         return counts
+
+    def owners(self):
+        owner = bytearray([EMPTY] * len(self.board.ids))
+        for p in range(len(self.pos)):
+            if self.pos[p] >= 0:
+                owner[self.pos[p]] = p // self.per
+        return owner
 
     def moves(self):
         out = []

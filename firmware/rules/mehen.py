@@ -22,7 +22,7 @@ import math
 
 from rules.board import Board
 from rules.core import (
-    DECIDE, OVER, ROLL,
+    DECIDE, EMPTY, LION, OVER, ROLL,
     BoardError, Game, RulesError, SaveError, check_options, field, save_int, save_ints,
 )
 
@@ -169,6 +169,17 @@ class Mehen(Game):
             if progress < board.length:  # home pieces have left play
                 counts[board.route[progress]] += 1
         return counts
+
+    def owners(self):
+        board = self.board
+        owner = bytearray([EMPTY] * len(board.ids))
+        for progress in self.lions:
+            if progress < board.length:
+                owner[board.route[progress]] = LION
+        for m in range(len(self.marbles)):
+            if self.marbles[m] < board.length:
+                owner[board.route[self.marbles[m]]] = m // MARBLES
+        return owner
 
     def moves(self):
         board = self.board

@@ -20,7 +20,7 @@ Steps (tuples) and their notation (pieces count from 1 in the notation):
 
 from rules.board import Board
 from rules.core import (
-    DECIDE, OVER, ROLL,
+    DECIDE, EMPTY, OVER, ROLL,
     BoardError, Game, RulesError, SaveError, check_options, field, save_int, save_ints,
 )
 
@@ -326,6 +326,12 @@ class Sniggle(Game):
         for s in self.pos:
             counts[s] += 1
         return counts
+
+    def owners(self):
+        owner = bytearray([EMPTY] * len(self.board.ids))
+        for p in range(len(self.pos)):
+            owner[self.pos[p]] = p // 4
+        return owner
 
     def moves(self):
         return tuple((d, self.pos[4 * self.turn + d[1]], d[3]) for d in self.legal())

@@ -1,6 +1,7 @@
 """What the sensors of each board should see: where the pieces stand, and
 which lift-and-put-down realises each decision."""
 
+from rules.core import EMPTY, LION
 from rules.games import new_game
 from rules.playout import Rng, random_step
 from support import board_data
@@ -11,6 +12,11 @@ SETUPS = (("detour", 3, {"pieces": 2}), ("detour", 2, {"pieces": 4}), ("sniggle"
 
 def check_moves(game):
     before = game.occupancy()
+    owners = game.owners()
+    for s in range(len(before)):
+        # a space is drawn in a player's colour exactly where a piece stands
+        assert (owners[s] != EMPTY) == (before[s] > 0), game.board.ids[s]
+        assert owners[s] in (EMPTY, LION) or owners[s] < game.players
     pieces = sum(before)
     by_decision = {}
     for decision, start, end in game.moves():
@@ -56,4 +62,4 @@ def test_the_pieces_start_where_the_rules_put_them():
 
 def test_a_flicking_game_tracks_no_pieces():
     snuka = new_game("snuka", board_data("snuka"), 2)
-    assert snuka.occupancy() is None and snuka.moves() == ()
+    assert snuka.occupancy() is None and snuka.owners() is None and snuka.moves() == ()
