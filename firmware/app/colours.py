@@ -1,0 +1,45 @@
+"""One colour language for every game; the README's table describes it.
+
+Steady light is information, blinking asks for something:
+    a player's piece        the player's colour, dim
+    piece that may move     the player's colour, breathing
+    legal destination       white, steady
+    chosen / confirmed      white, quick flashes
+    suggested move (hint)   white, slow blink
+    put a piece here        amber, blinking
+    wrong (not here, not this wheel)   red, fast blink
+Player red is never blinking, so red fast blink always means "wrong".
+"""
+
+# player 1..6: red, blue, green, yellow, purple, cyan
+PLAYERS = ((230, 20, 20), (20, 70, 255), (20, 200, 40), (235, 170, 0), (160, 40, 230), (0, 190, 190))
+LION = (255, 60, 120)  # Mehen's lions belong to no player
+WHITE = (200, 200, 200)
+AMBER = (255, 100, 0)
+RED = (255, 0, 0)
+OFF = (0, 0, 0)
+SPACE = (6, 5, 4)  # an empty space, barely lit so the board's shape shows
+SPECIAL = (24, 18, 0)  # stars, start, finish, the Zone, pockets: the spaces the rules name
+STICK_ROUND = (40, 20, 5)
+# Tiddlee Snuka's counters: red, yellow, green, mauve, blue, pink, black (black shown as dim white)
+COUNTERS = ((230, 0, 0), (235, 170, 0), (20, 200, 40), (170, 60, 200), (20, 70, 255), (255, 90, 150), (60, 60, 60))
+
+DIM = 70  # of 256: a piece at rest
+BLINK_FAST_MS = 125  # 4 Hz: wrong
+BLINK_MS = 250  # 2 Hz: put a piece here
+FLASH_MS = 60  # chosen
+SLOW_MS = 500  # hint
+BREATHE_MS = 1200
+
+
+def blink(now, half_period):
+    """On for one half period, off for the next."""
+    return (now // half_period) & 1 == 0
+
+
+def breathe(now):
+    """A level from 64 to 256 and back over BREATHE_MS: alive, never dark."""
+    t = now % BREATHE_MS
+    half = BREATHE_MS // 2
+    rise = t if t < half else BREATHE_MS - t
+    return 64 + 192 * rise // half

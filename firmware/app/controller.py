@@ -1,0 +1,453 @@
+"""The controller: one game on the physical board, stepped by time and input.
+
+``Controller(game, ports, keeper)`` owns nothing but its own state; the
+caller builds the game and the hardware ports and calls ``tick(now)`` every
+few milliseconds with the time (ms ticks). A tick polls every input once,
+acts on what happened, and sends a new LED frame when the picture changed.
+The same object runs on the Pico (``main.py``), in the simulators and in the
+tests, which drive it with a fake clock and simulated pins.
+
+How the board is read. The rules say how many pieces stand on each space
+(``game.occupancy()``); the sensors say where a piece is. While they agree
+the board is at rest. A player lifts a piece that may move (its legal
+destinations light up) and puts it down on one of them: that is the
+decision. To land on a space held by another piece, lift that piece first
+and put yours in its place. Anything else the board shows and waits for:
+a piece lifted that may not move (amber: put it back), a piece put where no
+legal move leads or a sensor that reads a piece where none is (red), a wheel
+turned when no turn is due, or two wheels (red on the wheel). The rules state
+never changes until the board matches a legal decision.
+
+Buttons: die button 1 or 2 rolls (Detour's pop-off: each player pops their
+own roller). Where a decision is made with buttons (a board without sensors,
+Tiddlee Snuka, two decisions that look the same on the board) button 1 clicks
+through the candidates and a long press confirms. A long press on button 2
+offers a new game: a second long press confirms it, a click keeps the game.
+A long press on button 1 while a piece decision is awaited lights a suggested
+move (the hint).
+"""
+
+from app import colours as C
+from hal.buttons import CLICK, LONG, PRESS
+from hal.die import Faces, PopOff, Tumble
+from hal.sensors import ButtonPicker
+from hal.ticks import add, diff
+from rules.core import DECIDE, EMPTY, OVER, POPOFF, WHEEL
+from rules.record import line
+
+FRAME_MS = 20  # redraw at most 50 times a second when nothing happened
+WHEEL_QUIET_MS = 600  # a wheel turn counts once no wheel has moved for this long
+FLASH_SHOW_MS = 900  # how long an event's animation lasts
+PROMPT_MS = 5000  # the "new game?" offer lapses after this
+HINT_MS = 1500  # the hint's search budget on the Pico
+
+# events that happen on a space: name -> (index of the player, index of the space)
+_SPACE_EVENTS = {
+    "sent_back": (1, 3), "eaten": (1, 3), "collided": (1, 3), "popoff": (1, 3),
+    "finished": (1, 3), "star": (1, 3), "home": (1, 3),
+}
+_DICE_EVENTS = ("again", "extra_throw")
+
+
+class Ports:
+    """The hardware the controller drives: ``pixels`` (hal.pixels.Pixels),
+    ``buttons`` (one or two hal.buttons.Button: die rollers 1 and 2),
+    ``chance`` (hal.die.Chance), and where the board has them ``sensors``
+    (hal.sensors.Sensors; None for button mode) and ``wheels`` (hal.wheels.Wheels)."""
+
+    def __init__(self, pixels, buttons, chance, sensors=None, wheels=None):
+        self.pixels = pixels
+        self.buttons = buttons
+        self.chance = chance
+        self.sensors = sensors
+        self.wheels = wheels
+
+
+class Controller:
+    def __init__(self, game, ports, keeper=None, log=print, hint_ms=HINT_MS):
+        self.ports = ports
+        self.keeper = keeper
+        self.log = log
+        self.hint_ms = hint_ms
+        self.faults = 0
+        self.now = 0
+        self._last_draw = None
+        self._shown = bytearray(len(ports.pixels.frame))
+        extras = game.board.extras
+        rollers = tuple(extras[k] for k in ("die1", "die2") if k in extras)
+        self.faces = Faces(ports.pixels, rollers)
+        self.tumble = Tumble(self.faces, C.WHITE)
+        self.sticks = extras.get("sticks", ())
+        self.picker = ButtonPicker(ports.buttons[0])
+        board = game.board
+        self._sensor_space = bytearray([EMPTY] * max(1, board.sensors))
+        for s in range(len(board.ids)):
+            self._sensor_space[board.sensor_of[s]] = s
+        self.start(game)
+
+    # -- the game ----------------------------------------------------------------
+
+    def start(self, game):
+        """Take over ``game`` (new or resumed): forget everything in flight."""
+        self.game = game
+        self.here = bytearray(len(game.board.ids))  # what the sensors say, by space
+        if self.ports.sensors:
+            for s in range(len(game.board.ids)):
+                self.here[s] = self.ports.sensors.occupied(game.board.sensor_of[s])
+        self.roll = ()  # the dice (or sticks mask) shown
+        self.duel = None  # the pop-off in progress
+        self.duel_faces = [0, 0]
+        self.flashes = []  # (until, led, colour): short animations
+        self.prompt = -1  # when "new game?" was offered, -1 for none
+        self.choice = ()  # decisions that look the same on the board, offered by the picker
+        self.picked = None
+        self.hint = None  # (from, to) of the suggested move
+        self.wheel_moved = None  # when a wheel last moved, None when quiet
+        self.offered = None  # the decisions the picker offers in button mode
+        self._refresh()
+
+    def new_game(self):
+        self.log("new game")
+        fresh = type(self.game)(self.game.board, self.game.players, self.game.options)
+        if self.keeper:
+            self.keeper.begin(fresh)
+        self.start(fresh)
+
+    def _refresh(self):
+        """Recompute what the board should look like after the game changed."""
+        game = self.game
+        self.expected = game.occupancy()
+        self.owners = game.owners()
+        self.moves = game.moves() if game.phase == DECIDE else ()
+        self.choice = ()
+        self.hint = None
+        if game.phase == POPOFF:
+            self.duel = PopOff(self.ports.chance, (game.turn, game.actor if game.actor != game.turn else
+                                                   self._defender()))
+            self.duel_faces = [0, 0]
+        self._offer()
+
+    def _defender(self):
+        """The other player in the pop-off (the chance outcomes name both)."""
+        for outcome, _, _ in self.game.chance_outcomes():
+            if outcome != self.game.turn:
+                return outcome
+        return self.game.turn
+
+    def _by_buttons(self):
+        """Whether the decision now is made with the picker rather than the sensors."""
+        game = self.game
+        if game.phase == WHEEL:
+            return self.ports.wheels is None
+        if game.phase != DECIDE:
+            return False
+        return self.ports.sensors is None or self.expected is None or len(self.moves) < len(game.legal())
+
+    def _offer(self):
+        if self._by_buttons():
+            self.offered = self.game.legal()
+            self.picked = self.picker.offer(self.offered)
+        else:
+            self.offered = None
+            self.picked = None
+
+    def play(self, step):
+        """Apply one step, save it, show its events."""
+        game = self.game
+        text = line(game, step)  # the record line names the step as the phase before it saw it
+        events = game.play(step)
+        if self.keeper:
+            try:
+                self.keeper.played(text, game)
+            except OSError as err:  # a full or failing flash must not stop the game
+                self._fault("save", err)
+        self._show_events(events)
+        self._refresh()
+        return events
+
+    # -- the loop ----------------------------------------------------------------
+
+    def tick(self, now):
+        """Poll every input once, act, and send a frame if it changed."""
+        self.now = now
+        for part in (self._poll_buttons, self._poll_sensors, self._poll_wheels):
+            try:
+                part(now)
+            except Exception as err:  # one failing part must not stop the others
+                self._fault(part, err)
+        if self._last_draw is None or diff(now, self._last_draw) >= FRAME_MS:
+            try:
+                self.draw(now)
+            except Exception as err:
+                self._fault("draw", err)
+
+    def _fault(self, where, err):
+        self.faults += 1
+        if self.faults <= 20:  # a fault that repeats every tick must not flood the log
+            self.log("fault in %s: %r" % (getattr(where, "__name__", where), err))
+
+    def _event_now(self):
+        self._last_draw = None  # an input changed the picture: draw on this tick
+
+    # -- buttons -----------------------------------------------------------------
+
+    def _poll_buttons(self, now):
+        buttons = self.ports.buttons
+        for i in range(len(buttons)):
+            if i == 0 and self.picker._index >= 0:
+                event = self.picker.poll(now)
+                if event is not None:
+                    self._picker_event(event)
+                continue
+            else:
+                event = buttons[i].poll(now)
+            if event is not None:
+                self._button(i, event, now)
+
+    def _button(self, i, event, now):
+        game = self.game
+        self._event_now()
+        if self.prompt >= 0:
+            if i == len(self.ports.buttons) - 1 and event == LONG:
+                self.prompt = -1
+                self.new_game()
+            elif event == CLICK or event == LONG:
+                self.prompt = -1
+            return
+        if event == LONG and (i == 1 or len(self.ports.buttons) == 1 and game.phase in (OVER,)):
+            self.prompt = now
+            return
+        if game.phase == OVER:
+            return
+        if event != PRESS and not (event == LONG and i == 0):
+            return
+        if game.phase == POPOFF:
+            if event == PRESS:
+                self._pop(i, now)
+        elif game.is_chance():
+            if event == PRESS:
+                self._roll(now)
+        elif event == LONG and i == 0:
+            self._ask_hint()
+
+    def _roll(self, now):
+        game = self.game
+        outcomes = game.chance_outcomes()
+        first = outcomes[0][0]
+        chance = self.ports.chance
+        outcome = chance.dice(len(first)) if isinstance(first, tuple) else chance.sticks()
+        self.roll = outcome
+        colour = C.PLAYERS[game.turn]
+        self.tumble.colour = colour
+        self.tumble.start(now, outcome if isinstance(outcome, tuple) else ())
+        self.play(outcome)
+
+    def _pop(self, roller, now):
+        duel = self.duel
+        if duel is None or roller >= 2:
+            return
+        self.duel_faces[roller] = duel.press(roller)
+        if duel.winner >= 0:
+            self.play(duel.winner)
+            self.duel = None
+
+    def _picker_event(self, event):
+        self._event_now()
+        if self.prompt >= 0:
+            self.prompt = -1
+            self._offer()
+            return
+        kind, candidate = event
+        if kind == "pick":
+            self.picked = event
+            return
+        if self.choice:
+            self.choice = ()
+        self.play(candidate)
+
+    def _ask_hint(self):
+        game = self.game
+        if not self.moves:
+            return
+        from rules.players import SearchPlayer  # only when asked: it is the largest module
+        from rules.playout import Rng
+        from hal.ticks import now
+        decision = SearchPlayer(Rng(1 + (self.now & 0xFFFF)), ms=self.hint_ms, clock=now, diff=diff).pick(game)
+        for d, f, t in self.moves:
+            if d == decision:
+                self.hint = (f, t)
+
+    # -- piece sensors -------------------------------------------------------------
+
+    def _poll_sensors(self, now):
+        sensors = self.ports.sensors
+        if sensors is None:
+            return
+        n = sensors.poll(now)
+        if n is None:
+            return
+        s = self._sensor_space[n] if n < len(self._sensor_space) else EMPTY
+        if s == EMPTY:
+            return
+        self._event_now()
+        self.here[s] = 1 if sensors.occupied(n) else 0
+        if self.here[s] and self.moves and not self.choice:
+            self._placed(s)
+
+    def _lifted(self):
+        """Spaces where a piece is expected but none is sensed."""
+        exp = self.expected
+        return [s for s in range(len(exp)) if exp[s] and not self.here[s]]
+
+    def _extra(self):
+        """Spaces where a piece is sensed but none is expected."""
+        exp = self.expected
+        return [s for s in range(len(exp)) if self.here[s] and not exp[s]]
+
+    def _placed(self, t):
+        """A piece was put down on ``t``: is that a legal move?"""
+        lifted = self._lifted()
+        extra = self._extra()
+        if extra and extra != [t]:
+            return  # another piece is out of place: the board shows it, nothing is decided
+        capture = self.expected[t] > 0
+        found = []
+        for move in self.moves:
+            d, f, to = move
+            if to != t or f == t:
+                continue
+            # the piece came from f: f is empty now, or f holds a stack of which one was taken
+            if f in lifted:
+                rest = [s for s in lifted if s != f]
+            elif self.expected[f] >= 2:
+                rest = lifted
+            else:
+                continue
+            if rest or (not capture and not extra):
+                continue
+            found.append(d)
+        found = self._distinct(found)
+        if len(found) == 1:
+            self.play(found[0])
+        elif found:
+            self.choice = tuple(found)
+            self.picked = self.picker.offer(self.choice)
+
+    def _distinct(self, decisions):
+        """One decision per different outcome: moving either of two marbles on
+        one square to the same square is the same thing on the board."""
+        seen = []
+        out = []
+        for d in decisions:
+            after = self.game.copy()
+            after.play(d)
+            key = (bytes(after.occupancy()), bytes(after.owners()), after.phase, after.turn,
+                   sorted((m[1], m[2]) for m in after.moves()))
+            if key not in seen:
+                seen.append(key)
+                out.append(d)
+        return out
+
+    def _movable(self):
+        """The spaces with a piece that may move now."""
+        return [f for _, f, _ in self.moves]
+
+    # -- wheels ------------------------------------------------------------------
+
+    def _poll_wheels(self, now):
+        wheels = self.ports.wheels
+        if wheels is None:
+            return
+        event = wheels.poll(now)
+        if event is not None:
+            self._event_now()
+            self.wheel_moved = now
+            return
+        if self.wheel_moved is None or diff(now, self.wheel_moved) < WHEEL_QUIET_MS:
+            return
+        self.wheel_moved = None
+        if self.game.phase != WHEEL:
+            return
+        turned = self._turned()
+        if len(turned) != 1:
+            return
+        w, q = turned[0]
+        for d in self.game.legal():
+            if d[1] == w and d[2] & 3 == q:
+                self.play(d)
+                return
+
+    def _turned(self):
+        """(wheel, quarters 1..3) of every wheel that stands elsewhere than the rules say."""
+        wheels = self.ports.wheels
+        out = []
+        if wheels is None or self.game.name != "detour":
+            return out
+        for w in range(wheels.count):
+            p = wheels.position(w)
+            if p >= 0 and p != self.game.wheels[w]:
+                out.append((w, (p - self.game.wheels[w]) & 3))
+        return out
+
+    # -- what to light -------------------------------------------------------------
+
+    def _show_events(self, events):
+        until = add(self.now, FLASH_SHOW_MS)
+        board = self.game.board
+        for event in events:
+            where = _SPACE_EVENTS.get(event[0])
+            if where and len(event) > where[1] and isinstance(event[where[1]], int) and 0 <= event[where[1]] < len(board.ids):
+                player = event[where[0]]
+                self.flashes.append((until, board.leds[event[where[1]]], C.PLAYERS[player % len(C.PLAYERS)]))
+            elif event[0] in _DICE_EVENTS:
+                for leds in self.faces.leds:
+                    for led in leds:
+                        self.flashes.append((until, led, C.WHITE))
+            elif event[0] == "won":
+                self.log("player %d wins" % (event[1] + 1))
+
+    def draw(self, now):
+        """Paint the frame; send it only if it differs from the last one sent."""
+        from app.paint import paint
+        self._last_draw = now
+        paint(self, now)
+        pixels = self.ports.pixels
+        if pixels.frame != self._shown:
+            self._shown[:] = pixels.frame
+            pixels.show()
+
+    def mismatch(self):
+        """What disagrees with the rules now: (wrong spaces, missing spaces, wrong wheels)."""
+        if self.expected is None or self.ports.sensors is None:
+            return (), (), self._wrong_wheels()
+        lifted = self._lifted()
+        extra = self._extra()
+        if self.moves and not self.choice:
+            movable = self._movable()
+            # one movable piece in the hand, and the piece it will take, are not faults
+            if len(lifted) == 1 and lifted[0] in movable:
+                lifted = []
+            elif len(lifted) == 2:
+                for d, f, t in self.moves:
+                    if f in lifted and t in lifted and f != t:
+                        lifted = []
+                        break
+        return extra, lifted, self._wrong_wheels()
+
+    def _wrong_wheels(self):
+        turned = self._turned()
+        if self.game.phase == WHEEL and len(turned) == 1:
+            w, q = turned[0]
+            if any(d[1] == w and d[2] & 3 == q for d in self.game.legal()):
+                return ()
+        return tuple(w for w, _ in turned)
+
+    def in_hand(self):
+        """The space of the movable piece now lifted, or -1."""
+        if not self.moves or self.ports.sensors is None:
+            return -1
+        movable = self._movable()
+        for f in self._lifted():
+            if f in movable:
+                return f
+        return -1

@@ -1,0 +1,169 @@
+"""A simulated board at the pin level, for the simulators and the tests.
+
+``SimBoard(board)`` holds the levels a real board would present to the Pico
+(the die buttons, the 74HC165 sensor bits, the wheel encoder codes) and
+catches the pixel wire bytes; ``ports()`` builds the same hal objects the
+Pico uses (``Button``, ``Sensors``, ``Wheels``, ``Pixels``) on top of them,
+so everything above the pins runs unchanged. It does not go onto the Pico.
+"""
+
+from hal.buttons import Button
+from hal.die import Chance
+from hal.pixels import Pixels
+from hal.sensors import Sensors
+from hal.wheels import POSITION, Wheels
+
+
+class Bytes:
+    """A scripted random source: ``urandom(n)`` hands out the given bytes in
+    turn (then starts again), so tests choose every die."""
+
+    def __init__(self, values):
+        self.values = bytes(values)
+        self.at = 0
+
+    def __call__(self, n):
+        out = bytearray(n)
+        for i in range(n):
+            out[i] = self.values[self.at % len(self.values)]
+            self.at += 1
+        return bytes(out)
+
+
+class SimBoard:
+    def __init__(self, board, wheels=0, sensors=True, buttons=2):
+        self.board = board
+        self.levels = [1] * buttons  # active low: 1 is up
+        self.bits = bytearray([0xFF] * ((board.sensors + 7) // 8))
+        self.has_sensors = sensors
+        self.codes = 0
+        self.wheel_count = wheels
+        self.positions = [0] * wheels
+        self.wire = b""
+        self.frames = 0  # frames sent
+
+    # -- what the player does ----------------------------------------------
+
+    def press(self, i):
+        self.levels[i] = 0
+
+    def release(self, i):
+        self.levels[i] = 1
+
+    def put(self, space):
+        """A piece stands on ``space`` (a space index) from now on."""
+        n = self.board.sensor_of[space]
+        self.bits[n >> 3] &= ~(1 << (n & 7)) & 0xFF
+
+    def lift(self, space):
+        n = self.board.sensor_of[space]
+        self.bits[n >> 3] |= 1 << (n & 7)
+
+    def turn(self, w, quarters):
+        """Turn wheel ``w`` by ``quarters`` (one code step at a time, as a hand does)."""
+        self.set_wheel(w, self.positions[w] + quarters)
+
+    def set_wheel(self, w, position):
+        self.positions[w] = position & 3
+        self.codes &= ~(3 << 2 * w)
+        self.codes |= POSITION[position & 3] << 2 * w
+
+    # -- what the Pico reads and writes --------------------------------------
+
+    def transmit(self, wire):
+        self.wire = bytes(wire)
+        self.frames += 1
+
+    def _bits(self):
+        return self.bits
+
+    def _codes(self):
+        return self.codes
+
+    def ports(self, urandom, brightness=0.5, budget_ma=None):
+        from app.controller import Ports
+
+        count = self.board.pixels
+        pixels = Pixels(count, self.transmit, brightness=brightness) if budget_ma is None else \
+            Pixels(count, self.transmit, brightness=brightness, budget_ma=budget_ma)
+        buttons = tuple(Button(self._reader(i)) for i in range(len(self.levels)))
+        sensors = Sensors(self._bits, self.board.sensors) if self.has_sensors else None
+        wheels = Wheels(self._codes, self.wheel_count) if self.wheel_count else None
+        return Ports(pixels, buttons, Chance(urandom), sensors, wheels)
+
+    def _reader(self, i):
+        levels = self.levels
+        return lambda: levels[i]
+
+
+class Rig:
+    """A controller on a simulated board, driven by a fake clock: what the
+    terminal and browser simulators and the scenario tests play with.
+
+    The board starts as the rules say it stands (every piece on its space,
+    every wheel in place), so the first frame shows a board at rest."""
+
+    STEP_MS = 5  # the Pico's loop runs about this often
+
+    def __init__(self, game, urandom, sensors=True, keeper=None, log=None, buttons=2):
+        from app.controller import Controller
+
+        wheels = len(game.wheels) if game.name == "detour" else 0
+        self.sim = SimBoard(game.board, wheels, sensors, buttons)
+        self.now = 1000
+        for w in range(wheels):
+            self.sim.set_wheel(w, game.wheels[w])
+        if sensors:
+            self.match(game)
+        self.ctl = Controller(game, self.sim.ports(urandom), keeper, log or (lambda text: None))
+        self.run(400)  # the sensors settle on the pieces standing at power-up
+
+    def match(self, game):
+        """Put the simulated pieces where ``game`` has them."""
+        counts = game.occupancy()
+        if counts is None:
+            return
+        for s in range(len(counts)):
+            if counts[s]:
+                self.sim.put(s)
+            else:
+                self.sim.lift(s)
+
+    @property
+    def game(self):
+        return self.ctl.game
+
+    def run(self, ms):
+        end = self.now + ms
+        while self.now < end:
+            self.now += self.STEP_MS
+            self.ctl.tick(self.now)
+
+    def space(self, sid):
+        return self.game.board.space(sid)
+
+    def press(self, i=0, hold=60):
+        self.sim.press(i)
+        self.run(hold)
+        self.sim.release(i)
+        self.run(40)
+
+    def hold(self, i=0):
+        """A long press."""
+        self.press(i, 800)
+
+    def lift(self, sid, wait=100):
+        self.sim.lift(self.space(sid))
+        self.run(wait)
+
+    def put(self, sid, wait=400):
+        self.sim.put(self.space(sid))
+        self.run(wait)
+
+    def move(self, start, end):
+        self.lift(start)
+        self.put(end)
+
+    def turn(self, w, quarters, wait=800):
+        self.sim.turn(w, quarters)
+        self.run(wait)
