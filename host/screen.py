@@ -1,0 +1,18 @@
+"""What a lit NeoPixel looks like on a PC screen.
+
+The simulators show exactly what the pixel port sends: the wire bytes, after
+brightness and the current limit. A wire byte is a PWM duty, linear in light;
+a screen value is gamma-encoded (sRGB, about 2.2), so each duty is mapped
+through the inverse gamma. Without that a dim pixel would look black on the
+screen although it glows on the board."""
+
+_SCREEN = bytes(round(255 * (v / 255) ** (1 / 2.2)) for v in range(256))
+
+
+def screen_colours(pixels):
+    """The colour of every pixel of ``pixels`` (hal.pixels.Pixels) on a
+    screen, as (r, g, b) tuples, from its last sent frame."""
+    wire = pixels.wire
+    r, g, b = pixels._offsets
+    return [(_SCREEN[wire[i + r]], _SCREEN[wire[i + g]], _SCREEN[wire[i + b]])
+            for i in range(0, len(wire), 3)]
