@@ -225,7 +225,7 @@ class Controller:
             if event == PRESS:
                 self._pop(i, now)
         elif game.is_chance():
-            if event == PRESS:
+            if event == PRESS and not self.disagrees():
                 self._roll(now)
         elif event == LONG and i == 0:
             self._ask_hint()
@@ -433,6 +433,11 @@ class Controller:
                         lifted = []
                         break
         return extra, lifted, self._wrong_wheels()
+
+    def disagrees(self):
+        """Whether the board differs from the rules anywhere: no roll until it is put right."""
+        extra, missing, wheels = self.mismatch()
+        return bool(extra or missing or wheels)
 
     def _wrong_wheels(self):
         turned = self._turned()

@@ -59,8 +59,25 @@ class SimBoard:
         n = self.board.sensor_of[space]
         self.bits[n >> 3] |= 1 << (n & 7)
 
+    def occupied(self, space):
+        n = self.board.sensor_of[space]
+        return not self.bits[n >> 3] >> (n & 7) & 1
+
     def turn(self, w, quarters):
-        """Turn wheel ``w`` by ``quarters`` (one code step at a time, as a hand does)."""
+        """Turn wheel ``w`` by ``quarters``; the pieces standing on it turn
+        with it, onto the sensors of the spaces they now lie over."""
+        from rules.detour import ROT_SLOT
+
+        cells = self.board.wheel_cells[9 * w:9 * w + 9]
+        for _ in range(quarters & 3):
+            turned = [False] * 9
+            for k in range(9):
+                turned[ROT_SLOT[k]] = self.occupied(cells[k])
+            for k in range(9):
+                if turned[k]:
+                    self.put(cells[k])
+                else:
+                    self.lift(cells[k])
         self.set_wheel(w, self.positions[w] + quarters)
 
     def set_wheel(self, w, position):

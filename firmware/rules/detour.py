@@ -32,7 +32,7 @@ FINISHED = -2
 # direction of a one-bit exit mask, 255 for any other mask
 _BIT_DIR = bytes({1: 0, 2: 1, 4: 2, 8: 3}.get(m, _NONE) for m in range(16))
 # slot k of a 3x3 wheel block is (k % 3 - 1, k // 3 - 1); where a quarter turn clockwise takes it
-_ROT_SLOT = bytes((k % 3) * 3 + 2 - k // 3 for k in range(9))
+ROT_SLOT = bytes((k % 3) * 3 + 2 - k // 3 for k in range(9))
 _TWO_DICE = tuple(((a, b), 1, 36) for a in range(1, 7) for b in range(1, 7))
 _ONE_DIE = tuple(((a,), 1, 6) for a in range(1, 7))
 PASS = ("w", -1, 0)
@@ -140,7 +140,7 @@ class DetourBoard(Board):
                 for k in range(9):
                     dest = k
                     for _ in range(p):
-                        dest = _ROT_SLOT[dest]
+                        dest = ROT_SLOT[dest]
                     wmask[36 * w + 9 * p + dest] = _rotate_mask(fixed[block[k]], p)
         for s in range(n):
             if self.kinds[s] in ("wheel", "wheel_star") and self.wheel_of[s] == _NONE:
@@ -387,7 +387,7 @@ class Detour(Game):
             if s >= 0 and board.wheel_of[s] == w:
                 slot = board.slot[s]
                 for _ in range(quarters & 3):
-                    slot = _ROT_SLOT[slot]
+                    slot = ROT_SLOT[slot]
                 self.pos[p] = board.wheel_cells[9 * w + slot]
                 self.head[p] = (self.head[p] + quarters) & 3
                 events.append(("turned", p // self.per, p % self.per, s, self.pos[p]))

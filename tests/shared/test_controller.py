@@ -1,0 +1,227 @@
+"""The controller on a simulated board: timed inputs in, lights and decisions out.
+
+Each scenario is a table of actions and what the players must then see.
+Actions: ("press", button), ("hold", button), ("lift", space), ("put", space),
+("turn", wheel, quarters[, ms to wait after]), ("wait", ms). Checks: ("phase", name),
+("legal", notation...), ("played", notation...) (the steps applied so far, as
+the record names them), ("lit", space, look) where a look is one of
+    "movable" "target" "wrong" "needed" "piece" "idle"
+and ("wheel", w, look), ("dice", value...).
+"""
+
+from app import colours as C
+from hal.simulated import Bytes, Rig
+from rules.core import PHASE_NAMES
+from rules.games import new_game
+from rules.record import line
+from support import board_data
+
+
+class Recorder:
+    """A keeper that remembers the record lines instead of writing files."""
+
+    def __init__(self):
+        self.lines = []
+
+    def played(self, record_line, game):
+        self.lines.append(list(record_line.values())[0])
+
+    def begin(self, game):
+        self.lines = []
+
+
+def start(name, players=2, options=None, steps=(), dice=(0,), sensors=True):
+    """A rig on a game after ``steps`` (notation) were played by the rules."""
+    game = new_game(name, board_data(name), players, options)
+    for text in steps:
+        game.play_text(text)
+    rig = Rig(game, Bytes(dice), sensors=sensors, keeper=Recorder())
+    return rig
+
+
+def colours_at(rig, led, ms=500):
+    """The frame colours one pixel shows over ``ms`` (before brightness)."""
+    seen = []
+    frame = rig.ctl.ports.pixels.frame
+    end = rig.now + ms
+    while rig.now < end:
+        rig.run(20)
+        colour = (frame[3 * led], frame[3 * led + 1], frame[3 * led + 2])
+        if colour not in seen:
+            seen.append(colour)
+    return seen
+
+
+def look(rig, sid):
+    """What a space shows, in the colour language's words."""
+    seen = colours_at(rig, rig.game.board.leds[rig.space(sid)])
+    if C.RED in seen and len(seen) > 1:
+        return "wrong"
+    if C.AMBER in seen and len(seen) > 1:
+        return "needed"
+    if seen == [C.WHITE]:
+        return "target"
+    if len(seen) > 3:
+        return "movable"  # breathing
+    if len(seen) == 1 and seen[0] in (C.SPACE, C.SPECIAL):
+        return "idle"
+    if len(seen) == 1:
+        return "piece"
+    return "other %r" % (seen,)
+
+
+def wheel_look(rig, w):
+    cells = rig.game.board.wheel_cells[9 * w:9 * w + 9]
+    seen = colours_at(rig, rig.game.board.leds[cells[0]])
+    return "wrong" if C.RED in seen and len(seen) > 1 else "calm"
+
+
+def run(rig, table):
+    for row in table:
+        verb = row[0]
+        if verb == "press":
+            rig.press(row[1])
+        elif verb == "hold":
+            rig.hold(row[1])
+        elif verb == "lift":
+            rig.lift(row[1])
+        elif verb == "put":
+            rig.put(row[1])
+        elif verb == "turn":
+            rig.turn(row[1], row[2], *row[3:])
+        elif verb == "wait":
+            rig.run(row[1])
+        elif verb == "phase":
+            assert PHASE_NAMES[rig.game.phase] == row[1], (row, PHASE_NAMES[rig.game.phase])
+        elif verb == "legal":
+            assert [rig.game.notation(d) for d in rig.game.legal()] == list(row[1:]), \
+                (row, [rig.game.notation(d) for d in rig.game.legal()])
+        elif verb == "played":
+            assert rig.ctl.keeper.lines == list(row[1:]), (row, rig.ctl.keeper.lines)
+        elif verb == "lit":
+            got = look(rig, row[1])
+            assert got == row[2], (row, got)
+        elif verb == "wheel":
+            got = wheel_look(rig, row[1])
+            assert got == row[2], (row, got)
+        elif verb == "dice":
+            assert rig.ctl.roll == row[1], (row, rig.ctl.roll)
+        else:
+            raise ValueError(row)
+
+
+# -- Detour ------------------------------------------------------------------------
+
+# bytes 2 and 4 roll 3 and 5 (a byte b gives b % 6 + 1)
+DETOUR_TURN = (
+    ("phase", "roll"),
+    ("press", 0), ("dice", (3, 5)), ("phase", "decide"),
+    # the pieces go onto the STARTs first: the board asks for them
+    ("lit", "d1", "needed"), ("lit", "a4", "needed"),
+    ("put", "d1"), ("put", "a4"),
+    ("lit", "d1", "movable"), ("lit", "a4", "movable"),
+    ("lift", "d1"), ("lit", "g1", "target"), ("lit", "d1", "piece"),
+    ("put", "g1"), ("played", "3,5", "a3"),
+    ("lit", "g1", "piece"), ("lit", "a4", "movable"),
+    ("lift", "a4"), ("put", "b6"), ("played", "3,5", "a3", "b5"),
+    ("phase", "roll"),
+)
+
+
+def test_detour_a_whole_turn_roll_place_and_move_two_pieces():
+    run(start("detour", dice=(2, 4)), DETOUR_TURN)
+
+
+def test_detour_any_legal_move_is_accepted_not_only_the_first_lit():
+    rig = start("detour", dice=(2, 4))
+    run(rig, (("press", 0), ("put", "d1"), ("put", "a4")))
+    last = rig.ctl.moves[-1]
+    text = rig.game.notation(last[0])
+    ids = rig.game.board.ids
+    run(rig, (("lift", ids[last[1]]), ("put", ids[last[2]])))
+    assert rig.ctl.keeper.lines[-1] == text == "b5"
+
+
+# a position where player 1's piece a lands on a star with a 2 (e3 -> c3 on wheel 4)
+TO_STAR = ("1,4", "a1", "b4", "1,4", "b4", "P1", "S1", "a1", "P1", "S1", "6,3", "a3", "b6", "2,2", "b2", "a2",
+           "3,4", "a3", "b4", "3,1", "a3", "b1", "3,2")
+
+
+def test_detour_a_star_landing_waits_for_one_wheel_turn():
+    run(start("detour", steps=TO_STAR), (
+        ("lift", "e3"), ("put", "c3"), ("phase", "wheel"), ("played", "a2"),
+        ("turn", 0, 1), ("played", "a2", "W1+"), ("phase", "decide"),
+        ("wheel", 0, "calm"),
+    ))
+
+
+def test_detour_two_wheels_turned_show_red_and_change_nothing_until_one_is_turned_back():
+    run(start("detour", steps=TO_STAR), (
+        ("lift", "e3"), ("put", "c3"),
+        ("turn", 0, 1, 200), ("turn", 1, -1),  # the second within the first's settling time
+        ("phase", "wheel"), ("played", "a2"), ("wheel", 0, "wrong"), ("wheel", 1, "wrong"),
+        ("turn", 0, -1), ("played", "a2", "W2-"), ("wheel", 1, "calm"), ("phase", "decide"),
+    ))
+
+
+def test_detour_a_wheel_turned_without_the_right_is_shown_until_turned_back():
+    run(start("detour", dice=(2, 4)), (
+        ("turn", 2, 1), ("wheel", 2, "wrong"),
+        ("press", 0), ("phase", "roll"),  # the die waits for the board to be put right
+        ("turn", 2, -1), ("wheel", 2, "calm"),
+        ("press", 0), ("phase", "decide"), ("played", "3,5"),
+    ))
+
+
+def test_detour_a_piece_on_a_turning_wheel_turns_with_it():
+    # player 2 has landed on a star; player 1's piece a stands on g2, a cell of wheel 3
+    rig = start("detour", steps=("2,1", "a2", "b1", "5,3", "a3", "b5", "2,6", "a2", "b6", "4,1", "b4"))
+    run(rig, (("phase", "wheel"), ("turn", 2, 1), ("played", "W3+")))
+    assert rig.game.board.ids[rig.game.pos[0]] != "g2"
+    assert not rig.ctl.disagrees()  # the piece lies over another sensor now, where the rules put it
+
+
+# player 2's piece a lands on player 1's piece on e1: a pop-off
+TO_CAPTURE = ("1,4", "a1", "b4", "1,4")
+
+
+def test_detour_landing_on_a_piece_starts_a_pop_off_and_the_loser_goes_to_a_start():
+    run(start("detour", steps=TO_CAPTURE, dice=(0, 5)), (
+        ("lift", "e1"), ("lift", "d1"),  # lift the piece landed on, then your own
+        ("lit", "e1", "target"),
+        ("put", "e1"), ("played", "a1"), ("phase", "popoff"),
+        ("press", 0), ("phase", "popoff"),  # a 1 for the attacker
+        ("press", 1), ("played", "a1", "P1"),  # a 6 for the defender: player 1 wins the duel
+        ("phase", "decide"),
+        ("lift", "e1"), ("put", "d1"), ("played", "a1", "P1", "S1"),  # the attacker goes to a START
+        ("lit", "e1", "needed"),  # the defender goes back on its space
+        ("put", "e1"), ("lit", "e1", "piece"),
+    ))
+
+
+def test_detour_a_piece_lifted_that_may_not_move_asks_to_be_put_back():
+    run(start("detour", steps=TO_CAPTURE), (
+        ("lift", "e1"), ("lit", "e1", "needed"), ("lit", "d1", "movable"),
+        ("put", "e1"), ("lit", "e1", "piece"), ("played",),
+    ))
+
+
+def test_detour_a_piece_put_where_no_legal_move_leads_is_red_and_may_go_on_to_a_legal_space():
+    run(start("detour", steps=TO_CAPTURE), (
+        ("lift", "a4"), ("put", "a6"), ("lit", "a6", "wrong"), ("played",), ("phase", "decide"),
+        ("lift", "a6"), ("put", "a5"), ("played", "b1"),
+    ))
+
+
+def test_detour_two_pieces_lifted_are_both_asked_for():
+    run(start("detour", steps=TO_CAPTURE), (
+        ("lift", "d1"), ("lift", "a4"), ("lit", "d1", "needed"), ("lit", "a4", "needed"),
+        ("put", "a4"), ("lit", "d1", "piece"), ("lit", "a4", "movable"),
+    ))
+
+
+def test_detour_a_stuck_sensor_reads_as_a_piece_where_none_is():
+    run(start("detour", steps=TO_CAPTURE), (
+        ("put", "g13"), ("lit", "g13", "wrong"), ("played",),
+        ("lift", "g13"), ("lit", "g13", "idle"),
+    ))
