@@ -28,7 +28,7 @@ move (the hint).
 """
 
 from app import colours as C
-from hal.buttons import CLICK, LONG, PRESS
+from hal.buttons import CLICK, LONG, PRESS, RELEASE
 from hal.die import Faces, PopOff, Tumble
 from hal.sensors import ButtonPicker
 from hal.ticks import add, diff
@@ -144,6 +144,7 @@ class Controller:
         return self.ports.sensors is None or self.expected is None or len(self.moves) < len(game.legal())
 
     def _offer(self):
+        self._held = self.ports.buttons[0].down
         if self._by_buttons():
             self.offered = self.game.legal()
             self.picked = self.picker.offer(self.offered)
@@ -194,15 +195,18 @@ class Controller:
     def _poll_buttons(self, now):
         buttons = self.ports.buttons
         for i in range(len(buttons)):
-            if i == 0 and self.picker._index >= 0:
+            if i == 0 and self._held:
+                # the press that led to this offer is still down: its release is not a pick
+                if buttons[0].poll(now) in (CLICK, RELEASE):
+                    self._held = False
+            elif i == 0 and self.offered is not None or i == 0 and self.choice:
                 event = self.picker.poll(now)
                 if event is not None:
                     self._picker_event(event)
-                continue
             else:
                 event = buttons[i].poll(now)
-            if event is not None:
-                self._button(i, event, now)
+                if event is not None:
+                    self._button(i, event, now)
 
     def _button(self, i, event, now):
         game = self.game
@@ -331,6 +335,7 @@ class Controller:
             self.play(found[0])
         elif found:
             self.choice = tuple(found)
+            self._held = self.ports.buttons[0].down
             self.picked = self.picker.offer(self.choice)
 
     def _distinct(self, decisions):
@@ -422,7 +427,10 @@ class Controller:
             return (), (), self._wrong_wheels()
         lifted = self._lifted()
         extra = self._extra()
-        if self.moves and not self.choice:
+        if self.choice:
+            # the piece is down; the button is still to say which decision that was
+            lifted = [s for s in lifted if not any(m[1] == s and m[0] in self.choice for m in self.moves)]
+        elif self.moves:
             movable = self._movable()
             # one movable piece in the hand, and the piece it will take, are not faults
             if len(lifted) == 1 and lifted[0] in movable:

@@ -5,6 +5,7 @@ the MicroPython WebAssembly port, which has only the Python MicroPython has.
 """
 
 import json
+import os
 
 from rules.core import IllegalMove
 from rules.detour import DIRS, Detour, DetourBoard
@@ -123,3 +124,28 @@ def play_to_the_end(game, seed, check, illegal, every):
         assert steps < 100000
     check(game)
     return steps
+
+
+def fresh():
+    """An empty folder for one test (a temporary one on CPython)."""
+    try:
+        import tempfile
+
+        return tempfile.mkdtemp()
+    except ImportError:
+        folder = "/tmp_storage_test"
+        try:
+            os.mkdir(folder)
+        except OSError:
+            wipe(folder)
+        return folder
+
+
+def wipe(folder):
+    for name in os.listdir(folder):
+        os.remove(folder + "/" + name)
+
+
+def done(folder):
+    wipe(folder)
+    os.rmdir(folder)

@@ -225,3 +225,129 @@ def test_detour_a_stuck_sensor_reads_as_a_piece_where_none_is():
         ("put", "g13"), ("lit", "g13", "wrong"), ("played",),
         ("lift", "g13"), ("lit", "g13", "idle"),
     ))
+
+
+def test_detour_without_sensors_a_button_picks_the_move():
+    rig = start("detour", dice=(2, 4), sensors=False)
+    run(rig, (("press", 0), ("phase", "decide"), ("legal", "a3", "a5", "b3", "b5")))
+    run(rig, (("press", 0), ("press", 0), ("hold", 0), ("played", "3,5", "b3")))
+    run(rig, (("hold", 0), ("played", "3,5", "b3", "a5"), ("phase", "roll")))
+
+
+# -- Sniggle -------------------------------------------------------------------------
+
+def test_sniggle_opening_throws_then_a_turn_of_two_moves():
+    # bytes give dice b % 6 + 1: opening 1,2 and 6,5 (player 2 starts), then 3,4
+    run(start("sniggle", dice=(0, 1, 5, 4, 2, 3)), (
+        ("press", 0), ("phase", "roll"), ("press", 1), ("played", "1,2", "6,5"),
+        ("lit", "SB1", "piece"),  # player 2 has not thrown yet
+        ("press", 0), ("played", "1,2", "6,5", "3,4"),
+        ("lit", "SB1", "movable"),
+        ("lift", "SB1"), ("lit", "d3", "target"),
+        ("put", "d3"), ("played", "1,2", "6,5", "3,4", "1:3>d3"),
+        ("lift", "SB2"), ("lit", "d3", "piece"),
+    ))
+
+
+def find(name, players, options, wanted, seed=3):
+    """Steps of a seeded random game up to the first position ``wanted(game)`` likes."""
+    from rules.playout import Rng, random_step
+
+    game = new_game(name, board_data(name), players, options)
+    rng = Rng(seed)
+    steps = []
+    while not game.over():
+        found = wanted(game)
+        if found:
+            return tuple(steps), found
+        step = random_step(game, rng)
+        steps.append(game.notation(step))
+        game.play(step)
+    raise AssertionError("no such position")
+
+
+def capture(game):
+    """A move that lands on another player's piece, the only one from its
+    space to that space, as (from, to, notation)."""
+    owners = game.owners()
+    moves = game.moves() if game.phase == 1 else ()
+    for d, f, t in moves:
+        if owners[t] != 255 and owners[t] != game.turn and [m[1:] for m in moves].count((f, t)) == 1:
+            ids = game.board.ids
+            return ids[f], ids[t], game.notation(d)
+    return None
+
+
+def test_sniggle_a_captured_piece_is_asked_for_on_its_start():
+    steps, (f, t, text) = find("sniggle", 2, None, capture)
+    rig = start("sniggle", steps=steps)
+    victim = rig.game.occupant(rig.space(t))
+    run(rig, (("lift", t), ("lift", f), ("put", t), ("played", text)))
+    home = rig.game.board.ids[rig.game.pos[victim]]
+    run(rig, (("lit", home, "needed"), ("put", home), ("lit", home, "piece")))
+    assert not rig.ctl.disagrees()
+
+
+# -- Mehen ---------------------------------------------------------------------------
+
+def test_mehen_sticks_then_a_marble_or_a_lion_from_the_tail_is_picked_with_the_button():
+    # byte 1: one stick flat side up, a throw of 1
+    rig = start("mehen", options={"hunt": True, "lions": 2}, dice=(1,))
+    run(rig, (("press", 0), ("played", "FRR"), ("lit", "2", "target")))
+    # a marble and a lion look alike to the sensors: the button says which
+    run(rig, (("put", "2"), ("played", "FRR")))
+    assert [rig.game.notation(d) for d in rig.ctl.choice] == ["a", "L1"]
+    run(rig, (("press", 0), ("hold", 0), ("played", "FRR", "L1")))
+    assert rig.game.owners()[rig.space("2")] == 254
+
+
+def test_mehen_identical_marbles_need_no_choice():
+    rig = start("mehen", dice=(1,))
+    run(rig, (("press", 0), ("put", "2"), ("played", "FRR", "a"), ("lit", "2", "piece")))
+
+
+# -- Tiddlee Snuka --------------------------------------------------------------------
+
+def test_snuka_a_pot_is_picked_with_the_button_and_scored():
+    rig = start("snuka")
+    run(rig, (("phase", "decide"), ("hold", 0), ("played", "R")))
+    assert rig.game.scores == [1, 0]
+    # the next candidates begin again at the first; click on to a miss and confirm it
+    legal = [rig.game.notation(d) for d in rig.game.legal()]
+    for _ in range(legal.index("miss")):
+        rig.press(0)
+    run(rig, (("hold", 0), ("played", "R", "miss")))
+    assert rig.game.turn == 1
+
+
+# -- every game --------------------------------------------------------------------------
+
+def test_a_long_press_on_button_two_offers_a_new_game_and_a_second_confirms_it():
+    rig = start("detour", dice=(2, 4))
+    run(rig, (("press", 0), ("played", "3,5"), ("hold", 1), ("phase", "decide"),
+              ("press", 0), ("phase", "decide"), ("played", "3,5")))  # a click keeps the game
+    run(rig, (("hold", 1), ("hold", 1), ("phase", "roll"), ("played",)))
+
+
+def test_a_fault_in_one_input_is_logged_and_the_rest_keeps_working():
+    logged = []
+    game = new_game("detour", board_data("detour"), 2)
+    rig = Rig(game, Bytes((2, 4)), keeper=Recorder(), log=logged.append)
+
+    def broken():
+        raise OSError("shift register chain unplugged")
+
+    rig.ctl.ports.sensors._read = broken
+    run(rig, (("press", 0), ("played", "3,5")))
+    assert logged and "unplugged" in logged[0]
+    assert rig.ctl.faults > 1 and len(logged) <= 20  # logged, not flooded
+
+
+def test_every_pixel_frame_stays_within_the_current_budget():
+    rig = start("sniggle", dice=(5, 5))
+    pixels = rig.ctl.ports.pixels
+    pixels.fill(255, 255, 255)
+    pixels.show()
+    assert pixels.draw_ma <= pixels.budget_ma
+    run(rig, (("press", 0), ("wait", 300)))
+    assert 0 < pixels.draw_ma <= pixels.budget_ma

@@ -9,32 +9,7 @@ import os
 
 from hal import storage
 from hal.storage import LIMIT, NEW, OLD, load, pack, save, unpack
-from support import raises
-
-
-def fresh():
-    """An empty folder for one test (a temporary one on CPython)."""
-    try:
-        import tempfile
-
-        return tempfile.mkdtemp()
-    except ImportError:
-        folder = "/tmp_storage_test"
-        try:
-            os.mkdir(folder)
-        except OSError:
-            wipe(folder)
-        return folder
-
-
-def wipe(folder):
-    for name in os.listdir(folder):
-        os.remove(folder + "/" + name)
-
-
-def done(folder):
-    wipe(folder)
-    os.rmdir(folder)
+from support import done, fresh, raises, wipe
 
 
 class Cut(Exception):
