@@ -119,6 +119,9 @@ class Controller:
         self.expected = game.occupancy()
         self.owners = game.owners()
         self.moves = game.moves() if game.phase == DECIDE else ()
+        # moves that end where they began: the sensors cannot see them (a piece
+        # of a stack lifted and put back), so the button offers them
+        self.unseen = tuple(d for d, f, t in self.moves if f == t) if self.ports.sensors else ()
         self.choice = ()
         self.hint = None
         if game.phase == POPOFF:
@@ -150,7 +153,11 @@ class Controller:
             self.picked = self.picker.offer(self.offered)
         else:
             self.offered = None
-            self.picked = None
+            self.picked = self.picker.offer(self.unseen)
+
+    def _picking(self):
+        """Whether button 1 now steps through candidates rather than rolling."""
+        return self.offered is not None or bool(self.choice) or bool(self.unseen)
 
     def play(self, step):
         """Apply one step, save it, show its events."""
@@ -199,7 +206,7 @@ class Controller:
                 # the press that led to this offer is still down: its release is not a pick
                 if buttons[0].poll(now) in (CLICK, RELEASE):
                     self._held = False
-            elif i == 0 and self.offered is not None or i == 0 and self.choice:
+            elif i == 0 and self._picking():
                 event = self.picker.poll(now)
                 if event is not None:
                     self._picker_event(event)
@@ -295,7 +302,10 @@ class Controller:
             return
         self._event_now()
         self.here[s] = 1 if sensors.occupied(n) else 0
-        if self.here[s] and self.moves and not self.choice:
+        if self.choice and not self.here[s]:
+            self.choice = ()  # a piece lifted again: the player is not done moving
+            self._offer()
+        elif self.here[s] and self.moves and not self.choice:
             self._placed(s)
 
     def _lifted(self):
@@ -318,7 +328,13 @@ class Controller:
         found = []
         for move in self.moves:
             d, f, to = move
-            if to != t or f == t:
+            if to != t:
+                continue
+            if f == t:
+                # a move that ends where it began (a Mehen lion round the head):
+                # lifted and put back, it is offered for the button to confirm
+                if not lifted and not extra:
+                    found.append(d)
                 continue
             # the piece came from f: f is empty now, or f holds a stack of which one was taken
             if f in lifted:
@@ -331,12 +347,18 @@ class Controller:
                 continue
             found.append(d)
         found = self._distinct(found)
-        if len(found) == 1:
+        if len(found) == 1 and self._from(found[0]) != t:
             self.play(found[0])
         elif found:
             self.choice = tuple(found)
             self._held = self.ports.buttons[0].down
             self.picked = self.picker.offer(self.choice)
+
+    def _from(self, decision):
+        for d, f, _ in self.moves:
+            if d == decision:
+                return f
+        return -1
 
     def _distinct(self, decisions):
         """One decision per different outcome: moving either of two marbles on

@@ -66,7 +66,7 @@ def _pieces(ctl, pixels, now):
     if ctl.hint and C.blink(now, C.SLOW_MS):
         for s in ctl.hint:
             _put(pixels, leds[s], C.WHITE)
-    if ctl.choice:
+    if ctl.choice or ctl.unseen:
         _candidate(ctl, pixels, now, ctl.picked)
 
 

@@ -184,3 +184,62 @@ class Rig:
     def turn(self, w, quarters, wait=800):
         self.sim.turn(w, quarters)
         self.run(wait)
+
+    # -- a player who knows what they want: the computer seats ----------------------
+
+    def act(self, decision):
+        """Do on the board what a person does for the rules' ``decision``
+        (a chance step is a press of the die), then tidy up."""
+        game = self.game
+        ctl = self.ctl
+        if game.is_chance():
+            if game.phase == 3:  # the pop-off: both press until one pops a 6
+                turn = game.turn
+                while self.game.phase == 3 and self.game.turn == turn:
+                    self.press(0)
+                    if self.game.phase == 3:
+                        self.press(1)
+            else:
+                self.press(0)
+        elif ctl.offered is not None:
+            self._pick(decision)
+        elif decision[0] == "w":
+            if decision[1] < 0:
+                self.hold(0)  # pass
+            else:
+                self.turn(decision[1], decision[2])
+        elif decision in ctl.unseen:
+            self._pick(decision)
+        else:
+            for d, f, t in ctl.moves:
+                if d == decision:
+                    if ctl.expected[t] and f != t:
+                        self.sim.lift(t)  # the piece landed on comes off first
+                    if ctl.expected[f] < 2:
+                        self.sim.lift(f)
+                    self.run(100)
+                    self.sim.put(t)
+                    self.run(400)
+                    break
+            if ctl.choice:
+                self._pick(decision)
+        self.tidy()
+
+    def _pick(self, decision):
+        """Click through the picker's candidates to ``decision``, then confirm."""
+        for _ in range(len(self.ctl.picker._picks)):
+            if self.ctl.picked is not None and self.ctl.picked[1] == decision:
+                break
+            self.press(0)
+        self.hold(0)
+
+    def tidy(self):
+        """Put pieces where the board asks for them, take them off where it
+        says none belongs (a captured piece to its start, a finished one off)."""
+        extra, missing, _ = self.ctl.mismatch()
+        for s in missing:
+            self.sim.put(s)
+        for s in extra:
+            self.sim.lift(s)
+        if extra or missing:
+            self.run(400)

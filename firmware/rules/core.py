@@ -160,8 +160,10 @@ class Game:
         options, once the save is known to be this game's, on this board."""
         if field(data, "game", str, "save") != cls.name:
             raise SaveError("save: a %r game, not %r" % (data["game"], cls.name))
+        players = field(data, "players", int, "save")
+        options = field(data, "options", dict, "save")
         try:
-            game = cls(board, field(data, "players", int, "save"), field(data, "options", dict, "save"))
+            game = cls(board, players, options)
         except RulesError as err:
             raise SaveError("save: %s" % err)
         if field(data, "board", str, "save") != game.board.name:

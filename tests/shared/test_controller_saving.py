@@ -1,0 +1,83 @@
+"""Never lost: the controller saves after every step; a power cut between
+any two steps resumes the last applied one, and the record on the device
+replays to the same game."""
+
+from app.keeper import RECORD, SAVE, Keeper
+from hal import storage
+from hal.simulated import Rig
+from rules.games import new_game
+from rules.players import RandomPlayer
+from rules.playout import Rng
+from rules.record import replay
+from support import board_data, done, fresh
+
+STEPS = 24  # of a Detour game: rolls, moves, a pop-off or a wheel turn among them
+
+
+class Dice:
+    """A seeded urandom, the same on both interpreters."""
+
+    def __init__(self, seed):
+        self.rng = Rng(seed)
+
+    def __call__(self, n):
+        return bytes(self.rng.below(256) for _ in range(n))
+
+
+def detour():
+    return new_game("detour", board_data("detour"), 2)
+
+
+def test_a_power_cut_between_any_two_steps_resumes_the_last_applied_step():
+    folder = fresh()
+    keeper = Keeper(folder + "/")
+    game = detour()
+    keeper.begin(game)
+    rig = Rig(game, Dice(7), keeper=keeper)
+    bot = RandomPlayer(Rng(7))
+    for _ in range(STEPS):
+        rig.act(None if rig.game.is_chance() else bot.choose(rig.game))
+        # the power goes: a new controller starts from what is on the flash
+        resumed, note = Keeper(folder + "/").resume(detour())
+        assert note == "", note
+        assert resumed is not None and resumed.save() == rig.game.save()
+    with open(folder + "/" + RECORD) as f:
+        assert replay(f, lambda name: board_data(name)).save() == rig.game.save()
+    done(folder)
+
+
+def test_a_cut_after_the_record_line_but_before_the_save_drops_that_line():
+    folder = fresh()
+    keeper = Keeper(folder + "/")
+    game = detour()
+    keeper.begin(game)
+    game.play((3, 5))
+    keeper.played({"roll": "3,5"}, game)
+    with open(folder + "/" + RECORD, "a") as f:
+        f.write('{"play": "a3"}\n')  # the line of a step whose save never happened
+    resumed, note = Keeper(folder + "/").resume(detour())
+    assert resumed is not None and resumed.save() == game.save() and note == ""
+    with open(folder + "/" + RECORD) as f:
+        assert replay(f, lambda name: board_data(name)).save() == game.save()
+    done(folder)
+
+
+def test_a_corrupt_save_starts_a_new_game_with_a_message_not_a_crash():
+    folder = fresh()
+    storage.save(folder + "/" + SAVE, '{"steps": 1, "state": {"game": "detour", "phase": 9}}')
+    resumed, note = Keeper(folder + "/").resume(detour())
+    assert resumed is None and note == "the saved game cannot be resumed (save: field 'players' is missing)"
+    with open(folder + "/" + SAVE, "wb") as f:
+        f.write(b"save1 5 00000000\nhello")
+    resumed, note = Keeper(folder + "/").resume(detour())
+    assert resumed is None and note.endswith("game.sav: checksum mismatch; no good copy left"), note
+    done(folder)
+
+
+def test_a_save_of_another_game_is_not_resumed():
+    folder = fresh()
+    keeper = Keeper(folder + "/")
+    keeper.begin(new_game("mehen", board_data("mehen"), 2))
+    resumed, note = Keeper(folder + "/").resume(detour())
+    assert resumed is None and "mehen" in note
+    done(folder)
