@@ -301,12 +301,23 @@ class Controller:
         if s == EMPTY:
             return
         self._event_now()
+        if self.expected is None:
+            self._pocket()
+            return
         self.here[s] = 1 if sensors.occupied(n) else 0
         if self.choice and not self.here[s]:
             self.choice = ()  # a piece lifted again: the player is not done moving
             self._offer()
         elif self.here[s] and self.moves and not self.choice:
             self._placed(s)
+
+    def _pocket(self):
+        """A flicking game's pocket beam saw a counter drop: offer the pots first."""
+        legal = self.game.legal()
+        pots = tuple(d for d in legal if d[0] in ("pot", "also"))
+        if pots and self.offered is not None:
+            self.offered = pots + tuple(d for d in legal if d not in pots)
+            self.picked = self.picker.offer(self.offered)
 
     def _lifted(self):
         """Spaces where a piece is expected but none is sensed."""

@@ -13,7 +13,6 @@ from app import colours as C
 from hal.simulated import Bytes, Rig
 from rules.core import PHASE_NAMES
 from rules.games import new_game
-from rules.record import line
 from support import board_data
 
 
@@ -351,3 +350,26 @@ def test_every_pixel_frame_stays_within_the_current_budget():
     assert pixels.draw_ma <= pixels.budget_ma
     run(rig, (("press", 0), ("wait", 300)))
     assert 0 < pixels.draw_ma <= pixels.budget_ma
+
+
+def test_snuka_a_counter_through_a_pocket_beam_puts_the_pots_first():
+    rig = start("snuka", steps=("R", "miss"))  # player 2 to shoot, red on
+    run(rig, (("press", 0), ("press", 0)))  # clicked on past the first candidates
+    assert rig.game.notation(rig.ctl.picked[1]) != "R"
+    run(rig, (("put", "TM"), ("lift", "TM"), ("hold", 0), ("played", "R")))
+    assert rig.game.scores == [1, 1]
+
+
+def test_a_long_press_on_button_one_lights_a_suggested_move():
+    rig = start("detour", steps=TO_CAPTURE)
+    rig.ctl.hint_ms = 100
+    run(rig, (("hold", 0), ("played",)))
+    f, t = rig.ctl.hint
+    assert (f, t) in [m[1:] for m in rig.ctl.moves]
+    seen = colours_at(rig, rig.game.board.leds[t], 1200)
+    assert C.WHITE in seen and len(seen) > 1  # blinking slowly
+    ids = rig.game.board.ids
+    if rig.ctl.expected[t]:
+        rig.lift(ids[t])  # the suggested move lands on a piece
+    run(rig, (("lift", ids[f]), ("put", ids[t])))
+    assert rig.ctl.hint is None and len(rig.ctl.keeper.lines) == 1
