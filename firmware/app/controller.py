@@ -125,8 +125,8 @@ class Controller:
         self.choice = ()
         self.hint = None
         if game.phase == POPOFF:
-            self.duel = PopOff(self.ports.chance, (game.turn, game.actor if game.actor != game.turn else
-                                                   self._defender()))
+            # roller 1 is the attacker's (whose turn it is), roller 2 the defender's
+            self.duel = PopOff(self.ports.chance, (game.turn, self._defender()))
             self.duel_faces = [0, 0]
         self._offer()
 
