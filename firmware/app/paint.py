@@ -29,6 +29,7 @@ def paint(ctl, now):
     else:
         _pieces(ctl, pixels, now)
     _dice(ctl, pixels, now)
+    _die_on_offer(ctl)
     _alerts(ctl, pixels, now)
     if game.phase == OVER:
         _over(ctl, pixels, now)
@@ -85,8 +86,17 @@ def _candidate(ctl, pixels, now, picked):
     if decision[0] == "w" and decision[1] >= 0 and flash:
         for s in _wheel_spaces(ctl.game, decision[1]):
             _put(pixels, leds[s], C.WHITE)
-    if len(decision) > 2 and isinstance(decision[2], int) and 1 <= decision[2] <= 6 and ctl.faces.leds:
-        ctl.faces.show(0, decision[2], C.WHITE)  # which die this move uses
+
+
+def _die_on_offer(ctl):
+    """Where a choice is between dice, roller 1 shows the die of the move on offer."""
+    picked = ctl.picked
+    if not ctl.choice or picked is None or not ctl.faces.leds:
+        return
+    decision = picked[1]
+    if len(decision) > 2 and isinstance(decision[2], int) and 1 <= decision[2] <= 6:
+        ctl.faces.show(0, decision[2], C.WHITE)
+        ctl.faces.clear(1)
 
 
 def _wheel_spaces(game, w):

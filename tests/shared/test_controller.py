@@ -10,6 +10,7 @@ and ("wheel", w, look), ("dice", value...).
 """
 
 from app import colours as C
+from hal.die import FACES
 from hal.simulated import Bytes, Rig
 from rules.core import PHASE_NAMES
 from rules.games import new_game
@@ -373,3 +374,29 @@ def test_a_long_press_on_button_one_lights_a_suggested_move():
         rig.lift(ids[t])  # the suggested move lands on a piece
     run(rig, (("lift", ids[f]), ("put", ids[t])))
     assert rig.ctl.hint is None and len(rig.ctl.keeper.lines) == 1
+
+
+def twins(game):
+    """Two moves of one piece to one space with different dice, as (from, to, notations)."""
+    moves = game.moves() if game.phase == 1 else ()
+    for d, f, t in moves:
+        same = [m[0] for m in moves if m[1:] == (f, t)]
+        if len(same) == 2 and game.owners()[t] == 255:
+            ids = game.board.ids
+            return ids[f], ids[t], [game.notation(m) for m in same]
+    return None
+
+
+def test_sniggle_when_two_dice_reach_the_same_space_the_die_face_shows_the_one_on_offer():
+    steps, (f, t, texts) = find("sniggle", 2, None, twins)
+    rig = start("sniggle", steps=steps)
+    run(rig, (("lift", f), ("put", t), ("played",)))
+    assert [rig.game.notation(d) for d in rig.ctl.choice] == texts
+    dice = [int(text.split(":")[1].split(">")[0]) for text in texts]
+    middle_left = rig.game.board.extras["die1"][2]  # a pip some faces light and others not
+    first = colours_at(rig, middle_left, 100)
+    run(rig, (("press", 0),))
+    second = colours_at(rig, middle_left, 100)
+    lit = {v: [C.WHITE] if FACES[v] >> 2 & 1 else [C.OFF] for v in dice}
+    assert (first, second) == (lit[dice[0]], lit[dice[1]])
+    run(rig, (("hold", 0), ("played", texts[1])))
