@@ -400,3 +400,20 @@ def test_sniggle_when_two_dice_reach_the_same_space_the_die_face_shows_the_one_o
     lit = {v: [C.WHITE] if FACES[v] >> 2 & 1 else [C.OFF] for v in dice}
     assert (first, second) == (lit[dice[0]], lit[dice[1]])
     run(rig, (("hold", 0), ("played", texts[1])))
+
+
+def centre(game):
+    """A piece on the centre star, as (from, [(to, notation)...]) of its moves."""
+    moves = game.moves() if game.phase == 1 else ()
+    free = [(game.board.ids[t], game.notation(d)) for d, f, t in moves if d[0] == "m" and d[3] >= 0]
+    if len(free) >= 8:
+        return game.board.ids[[m for m in moves if m[0][0] == "m" and m[0][3] >= 0][0][1]], free
+    return None
+
+
+def test_detour_from_the_centre_star_the_piece_may_leave_by_any_heading():
+    steps, (f, free) = find("detour", 2, None, centre, seed=1)
+    rig = start("detour", steps=steps)
+    ends = [t for t, _ in free]
+    t, text = [m for m in free if ends.count(m[0]) == 1][-1]  # a destination only one heading reaches
+    run(rig, (("lift", f),) + tuple(("lit", end, "target") for end in ends[:2]) + (("put", t), ("played", text)))
