@@ -33,7 +33,9 @@ def test_a_whole_game_on_the_board(tmp_path, name, players, options):
     for _ in range(STEP_LIMIT):
         if rig.game.over():
             break
+        before = rig.game.save()
         rig.act(None if rig.game.is_chance() else bot.choose(rig.game))
+        assert rig.game.save() != before  # every step was taken
         assert not rig.ctl.disagrees()
         highest = max(highest, pixels.draw_ma)
     assert rig.game.over()

@@ -238,6 +238,10 @@ class Controller:
         elif game.is_chance():
             if event == PRESS and not self.disagrees():
                 self._roll(now)
+        elif event == LONG and i == 0 and game.phase == WHEEL:
+            for d in game.legal():
+                if d[1] < 0 and not self.disagrees():  # Detour's pass, where a wheel turn may be declined
+                    self.play(d)
         elif event == LONG and i == 0:
             self._ask_hint()
 
