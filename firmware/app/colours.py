@@ -18,18 +18,27 @@ WHITE = (200, 200, 200)
 AMBER = (255, 100, 0)
 RED = (255, 0, 0)
 OFF = (0, 0, 0)
-SPACE = (6, 5, 4)  # an empty space, barely lit so the board's shape shows
-SPECIAL = (24, 18, 0)  # stars, start, finish, the Zone, pockets: the spaces the rules name
-STICK_ROUND = (40, 20, 5)
+# Frame values go through gamma 2.2 and the brightness on their way to the
+# wire: below about 28 a channel reaches the LED as 0, so the dimmest colours
+# here stay above that.
+SPACE = (40, 34, 28)  # an empty space, dimly lit so the board's shape shows
+SPECIAL = (100, 75, 0)  # stars, start, finish, the Zone, pockets: the spaces the rules name
+STICK_ROUND = (90, 45, 10)
 # Tiddlee Snuka's counters: red, yellow, green, mauve, blue, pink, black (black shown as dim white)
-COUNTERS = ((230, 0, 0), (235, 170, 0), (20, 200, 40), (170, 60, 200), (20, 70, 255), (255, 90, 150), (60, 60, 60))
+COUNTERS = ((230, 0, 0), (235, 170, 0), (20, 200, 40), (170, 60, 200), (20, 70, 255), (255, 90, 150), (120, 120, 120))
 
-DIM = 70  # of 256: a piece at rest
+DIM = 90  # of 256: a piece at rest
 BLINK_FAST_MS = 125  # 4 Hz: wrong
 BLINK_MS = 250  # 2 Hz: put a piece here
 FLASH_MS = 60  # chosen
 SLOW_MS = 500  # hint
 BREATHE_MS = 1200
+
+
+def player(game, p):
+    """Player ``p``'s colour; a game whose players choose colours (Sniggle) says which."""
+    chosen = getattr(game, "colour", None)
+    return PLAYERS[chosen[p] if chosen else p]
 
 
 def blink(now, half_period):

@@ -178,6 +178,8 @@ class Controller:
     def tick(self, now):
         """Poll every input once, act, and send a frame if it changed."""
         self.now = now
+        if self.prompt >= 0 and diff(now, self.prompt) > PROMPT_MS:
+            self.prompt = -1  # the offer of a new game lapses
         for part in (self._poll_buttons, self._poll_sensors, self._poll_wheels):
             try:
                 part(now)
@@ -252,7 +254,7 @@ class Controller:
         chance = self.ports.chance
         outcome = chance.dice(len(first)) if isinstance(first, tuple) else chance.sticks()
         self.roll = outcome
-        colour = C.PLAYERS[game.turn]
+        colour = C.player(game, game.turn)
         self.tumble.colour = colour
         self.tumble.start(now, outcome if isinstance(outcome, tuple) else ())
         self.play(outcome)
@@ -440,7 +442,7 @@ class Controller:
             where = _SPACE_EVENTS.get(event[0])
             if where and len(event) > where[1] and isinstance(event[where[1]], int) and 0 <= event[where[1]] < len(board.ids):
                 player = event[where[0]]
-                self.flashes.append((until, board.leds[event[where[1]]], C.PLAYERS[player % len(C.PLAYERS)]))
+                self.flashes.append((until, board.leds[event[where[1]]], C.player(self.game, player)))
             elif event[0] in _DICE_EVENTS:
                 for leds in self.faces.leds:
                     for led in leds:
@@ -467,6 +469,7 @@ class Controller:
         if self.choice:
             # the piece is down; the button is still to say which decision that was
             lifted = [s for s in lifted if not any(m[1] == s and m[0] in self.choice for m in self.moves)]
+            extra = [s for s in extra if not any(m[2] == s and m[0] in self.choice for m in self.moves)]
         elif self.moves:
             movable = self._movable()
             # one movable piece in the hand, and the piece it will take, are not faults

@@ -49,8 +49,8 @@ def _pieces(ctl, pixels, now):
         if owner == LION:
             _put(pixels, leds[s], C.LION, C.DIM)
         elif owner != EMPTY:
-            _put(pixels, leds[s], C.PLAYERS[owner], C.DIM)
-    mine = C.PLAYERS[game.turn]
+            _put(pixels, leds[s], C.player(game, owner), C.DIM)
+    mine = C.player(game, game.turn)
     level = C.breathe(now)
     hand = ctl.in_hand()
     if ctl.offered is not None:
@@ -80,7 +80,7 @@ def _candidate(ctl, pixels, now, picked):
     flash = C.blink(now, C.FLASH_MS * 2)
     for d, f, t in ctl.moves:
         if d == decision:
-            _put(pixels, leds[f], C.PLAYERS[ctl.game.turn], C.breathe(now))
+            _put(pixels, leds[f], C.player(ctl.game, ctl.game.turn), C.breathe(now))
             if flash:
                 _put(pixels, leds[t], C.WHITE)
     if decision[0] == "w" and decision[1] >= 0 and flash:
@@ -106,11 +106,11 @@ def _wheel_spaces(game, w):
 def _dice(ctl, pixels, now):
     game = ctl.game
     faces = ctl.faces
-    colour = C.PLAYERS[game.turn]
+    colour = C.player(game, game.turn)
     if game.phase == POPOFF and ctl.duel is not None:
         for r in range(min(2, len(faces.leds))):
             value = ctl.duel_faces[r]
-            who = C.PLAYERS[ctl.duel.players[r]]
+            who = C.player(game, ctl.duel.players[r])
             if value:
                 faces.show(r, value, who)
             elif C.blink(now, C.BLINK_MS):
@@ -123,7 +123,7 @@ def _dice(ctl, pixels, now):
         if game.phase == ROLL and game.phase != OVER and mask < 0:
             level = C.breathe(now)
             for led in ctl.sticks:
-                _put(pixels, led, colour, level >> 2)
+                _put(pixels, led, colour, level >> 1)
         elif mask >= 0:
             faces.show_sticks(ctl.sticks, mask, C.WHITE, C.STICK_ROUND)
         return
@@ -132,7 +132,7 @@ def _dice(ctl, pixels, now):
     if ctl.roll and diff(now, ctl.tumble.started) < TUMBLE_MS:
         ctl.tumble.draw(now)
     elif game.phase == ROLL:
-        level = C.breathe(now) >> 2  # your turn: press the die
+        level = C.breathe(now) >> 1  # your turn: press the die
         for leds in faces.leds:
             for led in leds:
                 _put(pixels, led, colour, level)
@@ -168,11 +168,11 @@ def _over(ctl, pixels, now):
     winners = getattr(game, "winners", ()) or ((game.winner,) if game.winner >= 0 else ())
     if not winners:
         return
-    colour = C.PLAYERS[winners[(now // 1000) % len(winners)]]
+    colour = C.player(game, winners[(now // 1000) % len(winners)])
     level = C.breathe(now)
     for s in range(len(game.board.leds)):
         if ctl.owners is None or ctl.owners[s] == EMPTY:
-            _put(pixels, game.board.leds[s], colour, level >> 2)
+            _put(pixels, game.board.leds[s], colour, level >> 1)
 
 
 def _snuka(ctl, pixels, now):
@@ -199,9 +199,9 @@ def _snuka(ctl, pixels, now):
         count = 0 if score <= 0 else max(1, len(bar) * score // top)
         for k in range(len(bar)):
             if k < count:
-                _put(pixels, bar[k], C.PLAYERS[p], level if p == game.turn else C.DIM)
+                _put(pixels, bar[k], C.player(game, p), level if p == game.turn else C.DIM)
             elif k == 0 and p == game.turn:
-                _put(pixels, bar[k], C.PLAYERS[p], level >> 2)
+                _put(pixels, bar[k], C.player(game, p), level >> 2)
         if score < 0 and C.blink(now, C.BLINK_FAST_MS):
             _put(pixels, bar[0], C.RED)
     picked = ctl.picked

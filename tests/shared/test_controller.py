@@ -297,6 +297,7 @@ def test_mehen_sticks_then_a_marble_or_a_lion_from_the_tail_is_picked_with_the_b
     # a marble and a lion look alike to the sensors: the button says which
     run(rig, (("put", "2"), ("played", "FRR")))
     assert [rig.game.notation(d) for d in rig.ctl.choice] == ["a", "L1"]
+    assert not rig.ctl.disagrees()  # the piece is down where it belongs, whichever it is
     run(rig, (("press", 0), ("hold", 0), ("played", "FRR", "L1")))
     assert rig.game.owners()[rig.space("2")] == 254
 
@@ -417,3 +418,20 @@ def test_detour_from_the_centre_star_the_piece_may_leave_by_any_heading():
     ends = [t for t, _ in free]
     t, text = [m for m in free if ends.count(m[0]) == 1][-1]  # a destination only one heading reaches
     run(rig, (("lift", f),) + tuple(("lit", end, "target") for end in ends[:2]) + (("put", t), ("played", text)))
+
+
+def test_at_rest_every_space_of_every_board_glows_on_the_wire():
+    for name in ("detour", "sniggle", "mehen", "snuka"):
+        rig = start(name)
+        wire = rig.ctl.ports.pixels.wire
+        dark = [rig.game.board.ids[s] for s in range(len(rig.game.board.ids))
+                if not any(wire[3 * rig.game.board.leds[s]:3 * rig.game.board.leds[s] + 3])]
+        assert dark == [], (name, dark)
+
+
+def test_sniggle_pieces_light_in_the_colours_the_players_chose():
+    rig = start("sniggle", options={"colours": "GY"})
+    frame = rig.ctl.ports.pixels.frame
+    led = rig.game.board.leds[rig.game.pos[0]]  # player 1's first piece
+    r, g, b = frame[3 * led:3 * led + 3]
+    assert g > 2 * r and g > 2 * b  # green
