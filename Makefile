@@ -16,11 +16,11 @@ OPTIONS ?=
 export DEPS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(" ".join(p["dependencies"] + p["optional-dependencies"]["dev"]))
 export STUBS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(*[d for d in p["optional-dependencies"]["dev"] if "stubs" in d])
 
-.PHONY: help setup test sim replay bench bench-check strength build flash repl vpico clean
+.PHONY: help setup test sim play watch replay bench bench-check strength build flash repl vpico clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
-	@echo "  make sim variables: GAME=$(GAME) SEED=$(SEED) PLAYERS=$(PLAYERS) SEATS=search,random OPTIONS='pieces=4 half_turns=true' RECORD=game.jsonl"
+	@echo "  make watch variables: GAME=$(GAME) SEED=$(SEED) PLAYERS=$(PLAYERS) SEATS=search,random OPTIONS='pieces=4 half_turns=true' RECORD=game.jsonl"
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,8 +44,16 @@ setup: $(VENV)/.installed node_modules/.installed .stubs/.installed ## create .v
 test: setup ## run every check: mpy-cross, the MicroPython gate, the type check, the pytest suite
 	$(PY) -m pytest
 
-sim: $(VENV)/.installed ## play a game between computer players in the terminal (GAME=, SEED=, PLAYERS=, SEATS=, OPTIONS=, RECORD=)
-	$(PY) -m host.sim --game $(GAME) --seed $(SEED) --players $(PLAYERS) --seats $(SEATS) $(foreach o,$(OPTIONS),--option $(o)) $(if $(RECORD),--record $(RECORD))
+# whether a variable was given on the command line or in the environment (not a default here)
+given = $(filter command line environment,$(origin $(1)))
+
+play: $(VENV)/.installed ## play on a simulated board in the terminal: the real controller, you at the keys (GAME=, PLAYERS=, SEATS=human,search, OPTIONS=, RECORD=, PLAIN=1)
+	$(PY) -m host.sim $(if $(call given,GAME),--game $(GAME)) $(if $(call given,PLAYERS),--players $(PLAYERS)) $(if $(call given,SEATS),--seats $(SEATS)) $(foreach o,$(OPTIONS),--option $(o)) $(if $(RECORD),--record $(RECORD)) $(if $(PLAIN),--plain)
+
+watch: $(VENV)/.installed ## watch computer players play a game in the terminal (GAME=, SEED=, PLAYERS=, SEATS=, OPTIONS=, RECORD=)
+	$(PY) -m host.sim --auto --game $(GAME) --seed $(SEED) --players $(PLAYERS) --seats $(SEATS) $(foreach o,$(OPTIONS),--option $(o)) $(if $(RECORD),--record $(RECORD))
+
+sim: watch ## the same as make watch
 
 replay: $(VENV)/.installed ## replay a game record: make replay FILE=game.jsonl
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=game.jsonl" >&2; exit 2; }

@@ -1,20 +1,68 @@
-"""Play a game in the terminal between computer players, driven by the real
-rules core, printing the board after every turn.
+"""Play a game in the terminal on a simulated board: the real controller
+(firmware/app) runs against simulated ports, and the board is drawn in the
+colours its pixels send. Type what a player's hands do: press the die
+buttons, lift and put pieces, turn the Detour wheels (``help`` lists it).
 
-    python -m host.sim [--game NAME] [--seed N] [--players N] [--seats KIND,...]
-                       [--option NAME=VALUE]... [--record FILE]
+    python -m host.sim [--game NAME] [--players N] [--option NAME=VALUE]...
+                       [--seats KIND,...] [--record FILE] [--plain]
+
+Without --game it asks which game, how many players, which options and
+who plays each seat (a person, or a computer player acting on the board).
+
+``--auto`` is the scripted run: computer players only, on the rules core,
+printing the board after every turn (``--seed`` or ``--quiet`` imply it):
+
+    python -m host.sim --auto [--game NAME] [--seed N] [--players N]
+                       [--seats KIND,...] [--option NAME=VALUE]...
+                       [--record FILE] [--quiet]
 """
 
 import argparse
 import json
+import os
+import re
 import sys
 
+from hal.simulated import Rig
+from host import views
 from host.boardfile import read_board
-from rules.core import RulesError
-from rules.games import GAMES, new_game
+from host.screen import screen_colours
+from rules.core import DECIDE, PHASE_NAMES, POPOFF, WHEEL, RulesError
+from rules.games import GAMES, find_game, new_game
 from rules.players import PLAYERS
 from rules.playout import Rng, sample
 from rules.record import dumps, header, line
+
+CHOOSER = ("detour", "sniggle", "mehen", "snuka")  # the order the chooser offers them
+TITLES = {"detour": "Detour", "sniggle": "Sniggle", "mehen": "Mehen", "snuka": "Tiddlee Snuka"}
+COLOUR_NAMES = ("red", "blue", "green", "yellow", "purple", "cyan")  # app.colours.PLAYERS, in words
+HUMAN = "human"
+SETTLE_MS = 500  # after a command: debouncing and the controller's reaction settle
+BLINK_PERIOD_MS = 500  # the "put a piece here" blink; the faster "wrong" blink divides it
+LEGAL_SHOWN = 10  # legal steps listed under the board; `legal` lists them all
+
+HELP = """\
+Commands (a space is named as in boards/<game>.json: d1, SR1, 12, ...):
+  r, r1, r2     press die button 1 or 2 (r is 1): roll the dice or throw the sticks;
+                in a pop-off each player presses their own button (r1: whose turn it is);
+                where the board asks with a button, r1 shows the next choice
+  h1, h2        hold button 1 or 2 (a long press): h1 takes the choice shown, passes a
+                wheel turn where that is allowed, or else lights a suggested move (a hint);
+                h2 offers a new game (h2 again starts it, r1 keeps this one)
+  lift S        lift the piece standing on space S
+  put S         put a piece down on space S (Tiddlee Snuka: a counter drops into pocket S)
+  m A B         move: lift the piece on A and put it on B (a piece on B is lifted first)
+  w N+, w N-    turn Detour wheel N (1-4) a quarter turn clockwise / anticlockwise
+                (w N+2: a half turn)
+  pick STEP     press button 1 until STEP (in the game's notation) is shown, then hold it
+  fix           put the pieces and wheels where the game has them (as the lights ask)
+  legal         every legal step now, and how to make it on the board
+  wait MS       let MS milliseconds pass (Enter alone: half a second)
+  new           hold button 2 twice: a new game
+  help          this list
+  q             quit
+Lights: a piece that may move breathes in its player's colour, white is where it may
+go, blinking amber asks for a piece, blinking red is wrong (lift it or turn it back)."""
 
 
 def option(text):
@@ -28,55 +76,627 @@ def option(text):
         return name, value
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m host.sim", description="A game between random players.")
-    parser.add_argument("--game", default="detour", choices=GAMES, help="which game (default detour)")
-    parser.add_argument("--seed", type=int, default=1, help="repeat a game by its seed (default 1)")
-    parser.add_argument("--players", type=int, default=2, help="how many players (default 2)")
-    parser.add_argument("--seats", default="random", metavar="KIND,...",
-                        help="who plays each seat: %s (one for all, or one per player)" % ", ".join(sorted(PLAYERS)))
+def parse_args(argv):
+    parser = argparse.ArgumentParser(prog="python -m host.sim", description="Play a game on a simulated board.")
+    parser.add_argument("--game", choices=GAMES, help="which game (without it: ask)")
+    parser.add_argument("--players", type=int, help="how many players (default 2)")
+    parser.add_argument("--seats", metavar="KIND,...",
+                        help="who plays each seat: %s (one for all, or one per player; default human, "
+                        "with --auto random)" % ", ".join([HUMAN] + sorted(PLAYERS)))
     parser.add_argument("--option", type=option, action="append", default=[], metavar="NAME=VALUE",
                         help="a rule option, e.g. pieces=4 (see boards/GAME.md)")
     parser.add_argument("--record", metavar="FILE", help="write the game record (JSON Lines) here")
-    parser.add_argument("--quiet", action="store_true", help="print only the final board and the result")
+    parser.add_argument("--plain", action="store_true", help="no colours, letters only (also when NO_COLOR is set)")
+    parser.add_argument("--auto", action="store_true",
+                        help="a scripted game between computer players on the rules core")
+    parser.add_argument("--seed", type=int, help="the scripted game (implies --auto) of this seed (default 1)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="the scripted game (implies --auto), printing only the final board and the result")
     args = parser.parse_args(argv)
-    view = __import__("host.views." + args.game, None, None, ("draw", "say"))
+    # the scripted run's own flags imply it, as they did before the interactive game existed
+    args.auto = args.auto or args.seed is not None or args.quiet
+    return args
+
+
+def seat_kinds(text, players, allowed):
+    """The kind of every seat from KIND or KIND,KIND,...; None if that does not read."""
+    kinds = text.split(",")
+    if len(kinds) == 1:
+        kinds = kinds * players
+    if len(kinds) != players or any(k not in allowed for k in kinds):
+        return None
+    return kinds
+
+
+def main(argv=None, input=None, output=None, urandom=None):
+    """Run the simulator; ``input`` and ``output`` default to the terminal,
+    ``urandom`` (the die's random source) to os.urandom."""
+    args = parse_args(argv)
+    out = output or sys.stdout
+    if args.auto:
+        return auto(args, out)
+    ask = asker(input or sys.stdin, out)
     try:
-        game = new_game(args.game, read_board(args.game), args.players, dict(args.option))
+        setup = choose(args, ask, out)
+        if not isinstance(setup, tuple):
+            return setup
+        game, kinds = setup
+        seats = [None if k == HUMAN else PLAYERS[k](Rng(int.from_bytes(os.urandom(4), "little") + n))
+                 for n, k in enumerate(kinds)]
+        colour = not args.plain and not os.environ.get("NO_COLOR")
+        table = Table(game, urandom or os.urandom, seats, colour, args.record)
+        return table.play(ask, out, clear=colour and out.isatty())
+    except KeyboardInterrupt:  # Ctrl-C ends the game like q
+        out.write("\n")
+        return 0
+
+
+# -- the questions before a game ---------------------------------------------------
+
+
+def asker(source, out):
+    """``ask(prompt)``: one line typed (None at the end of the input). At a
+    terminal with line editing; a scripted input is echoed, so the output
+    reads like the session it was."""
+    tty = source is sys.stdin and out is sys.stdout and source.isatty()
+    if tty:
+        import readline  # noqa: F401 -- gives input() line editing and history
+
+    def ask(prompt):
+        if tty:
+            try:
+                return input(prompt)
+            except EOFError:
+                return None
+        out.write(prompt)
+        text = source.readline()
+        out.write(text if text.endswith("\n") or not text else text + "\n")
+        out.flush()
+        return text.rstrip("\n") if text else None
+
+    return ask
+
+
+def choose(args, ask, out):
+    """The game and the seats, from the flags or asked: (game, kinds), or
+    the exit code when the flags are wrong (2) or the input ended (0)."""
+    asking = args.game is None  # --game skips every question the flags leave open
+    name = args.game or pick_game(ask, out)
+    if name is None:
+        return 0
+    board = read_board(name)
+    players = args.players or (pick_players(ask, out, find_game(name)) if asking else 2)
+    if players is None:
+        return 0
+    try:
+        game = new_game(name, board, players, dict(args.option))
     except RulesError as err:
         print("error: %s" % err, file=sys.stderr)
         return 2
-    kinds = args.seats.split(",")
-    if len(kinds) == 1:
-        kinds = kinds * game.players
-    if len(kinds) != game.players or any(k not in PLAYERS for k in kinds):
+    if asking and not args.option:
+        game = pick_options(ask, out, name, board, players)
+        if game is None:
+            return 0
+    if args.seats:
+        kinds = seat_kinds(args.seats, players, [HUMAN] + list(PLAYERS))
+        if kinds is None:
+            print("error: --seats takes one of %s, or one per player (%d)"
+                  % (", ".join([HUMAN] + sorted(PLAYERS)), players), file=sys.stderr)
+            return 2
+    else:
+        kinds = pick_seats(ask, out, players) if asking else [HUMAN] * players
+    return 0 if kinds is None else (game, kinds)
+
+
+def pick_game(ask, out):
+    out.write("Which game?\n")
+    for n, name in enumerate(CHOOSER):
+        out.write("  %d  %s\n" % (n + 1, TITLES[name]))
+    while True:
+        answer = ask("game [1]: ")
+        if answer is None:
+            return None
+        answer = answer.strip().lower() or "1"
+        if answer.isdigit() and 1 <= int(answer) <= len(CHOOSER):
+            return CHOOSER[int(answer) - 1]
+        if answer in CHOOSER:
+            return answer
+        out.write("type a number from 1 to %d\n" % len(CHOOSER))
+
+
+def pick_players(ask, out, cls):
+    low, high = cls.min_players, cls.max_players
+    default = max(low, 2)
+    while True:
+        answer = ask("players (%d to %d) [%d]: " % (low, high, default))
+        if answer is None:
+            return None
+        answer = answer.strip() or str(default)
+        if answer.isdigit() and low <= int(answer) <= high:
+            return int(answer)
+        out.write("type a number from %d to %d\n" % (low, high))
+
+
+def pick_options(ask, out, name, board, players):
+    """Show the options and take changes until an empty line; the game, or None."""
+    defaults = sys.modules[find_game(name).__module__].DEFAULTS
+    out.write("Options (boards/%s.md says what each means):\n" % name)
+    for key in defaults:
+        out.write("  %s=%s\n" % (key, json.dumps(defaults[key])))
+    options = {}
+    while True:
+        answer = ask("change one as NAME=VALUE, or Enter to play: ")
+        if answer is None:
+            return None
+        if not answer.strip():
+            return new_game(name, board, players, options)
+        try:
+            key, value = option(answer.strip())
+            new_game(name, board, players, dict(options, **{key: value}))
+            options[key] = value
+        except (argparse.ArgumentTypeError, RulesError) as err:
+            out.write("%s\n" % err)
+
+
+def pick_seats(ask, out, players):
+    allowed = [HUMAN] + sorted(PLAYERS)
+    while True:
+        answer = ask("who plays (%s; one for all or one per player, e.g. human,search) [human]: "
+                     % ", ".join(allowed))
+        if answer is None:
+            return None
+        kinds = seat_kinds(answer.strip().replace(" ", "") or HUMAN, players, allowed)
+        if kinds:
+            return kinds
+        out.write("give one kind, or %d separated by commas\n" % players)
+
+
+# -- the game on the simulated board ------------------------------------------------
+
+
+class Diary:
+    """The controller's keeper here: it tells every applied step as the
+    view's sentences (replaying it on a copy of the game for its events) and
+    writes the record when asked to."""
+
+    def __init__(self, view, record):
+        self.view = view
+        self.record = record
+        self.said = []
+        self.steps = 0
+
+    def begin(self, game):
+        self.shadow = game.copy()
+        if self.record:
+            with open(self.record, "w") as f:
+                f.write(dumps(header(game)) + "\n")
+
+    def played(self, record_line, game):
+        self.steps += 1
+        for event in self.shadow.play_text(list(record_line.values())[0]):
+            self.said.append(self.view.say(self.shadow, event))
+        if self.record:
+            with open(self.record, "a") as f:
+                f.write(dumps(record_line) + "\n")
+
+    def note(self, text):
+        """The controller's log."""
+        self.said.append(text)
+
+
+class Table:
+    """A game on the simulated board, and the hands that play it: what a
+    command does, what a computer seat does, and the picture."""
+
+    def __init__(self, game, urandom, seats, colour=True, record=None):
+        self.view = views.find(game.name)
+        self.diary = Diary(self.view, record)
+        self.diary.begin(game)
+        self.rig = Rig(game, urandom, keeper=self.diary, log=self.diary.note)
+        self.seats = seats  # per player: None for a person, else a rules.players player
+        self.colour = colour
+        self.next_popper = 0  # two computers in a pop-off press in turn
+        self.stuck = ""  # why a computer seat could not act, once that happened
+
+    @property
+    def ctl(self):
+        return self.rig.ctl
+
+    @property
+    def game(self):
+        return self.rig.game
+
+    # -- the loop -----------------------------------------------------------------
+
+    def play(self, ask, out, clear=False):
+        humans = any(seat is None for seat in self.seats)
+        while True:
+            acted = self.computers(humans)
+            out.write(("\x1b[H\x1b[2J" if clear else "") + self.frame())
+            self.diary.said = []
+            if not humans:
+                if not acted:
+                    return 0
+                continue
+            text = ask("> ")
+            while text is not None:
+                redraw, message = self.command(text)
+                if message:
+                    out.write(message + "\n")
+                if redraw is None:
+                    return 0
+                if redraw:
+                    break
+                text = ask("> ")
+            if text is None:
+                return 0
+
+    def command(self, text):
+        """Do what one command line says: (redraw?, message); redraw is None to quit."""
+        words = text.split()
+        if not words:
+            self.settle()
+            return True, ""
+        verb, rest = words[0].lower(), words[1:]
+        try:
+            if verb in ("q", "quit", "exit"):
+                return None, ""
+            if verb in ("help", "?"):
+                return False, HELP
+            if verb == "legal":
+                return False, self.legal_text(None)
+            if verb in ("r", "r1", "r2", "h1", "h2") and not rest:
+                button = 1 if verb.endswith("2") else 0
+                if verb[0] == "h":
+                    self.rig.hold(button)
+                else:
+                    self.rig.press(button)
+            elif verb in ("lift", "put") and len(rest) == 1:
+                getattr(self, verb)(self.space(rest[0]))
+            elif verb in ("m", "move") and len(rest) == 2:
+                self.move(self.space(rest[0]), self.space(rest[1]))
+            elif verb[0] == "w" and verb != "wait":
+                self.turn(text)
+            elif verb == "pick" and len(rest) == 1:
+                self.pick(self.game.parse(rest[0]))
+            elif verb == "fix" and not rest:
+                self.fix()
+            elif verb == "wait" and len(rest) == 1 and rest[0].isdigit():
+                self.rig.run(int(rest[0]))
+                return True, ""
+            elif verb == "new" and not rest:
+                self.rig.hold(1)
+                self.rig.hold(1)
+            else:
+                return False, "%r: no such command (help lists them)" % text.strip()
+        except (RulesError, ValueError) as err:
+            return False, str(err)
+        self.settle()
+        return True, ""
+
+    def settle(self):
+        """Run the clock on until the inputs settled, stopping where the
+        blinking lights are in their lit half, so the picture shows them."""
+        self.rig.run(SETTLE_MS)
+        while not 30 <= self.rig.now % BLINK_PERIOD_MS < 100:
+            self.rig.run(self.rig.STEP_MS)
+
+    # -- what hands do on the board -------------------------------------------------
+
+    def space(self, name):
+        """The index of the space called ``name`` (any case, where that is unique)."""
+        ids = self.game.board.ids
+        if name in ids:
+            return ids.index(name)
+        found = [s for s in range(len(ids)) if ids[s].lower() == name.lower()]
+        if len(found) != 1:
+            raise ValueError("there is no space %r on this board" % name)
+        return found[0]
+
+    def lift(self, s):
+        sim, ctl = self.rig.sim, self.ctl
+        if not sim.occupied(s):
+            raise ValueError("there is no piece on %s" % self.game.board.ids[s])
+        if ctl.expected is not None and ctl.expected[s] >= 2:
+            self.rig.run(100)  # one piece off a stack: the sensor still sees the rest
+        else:
+            self.rig.lift(self.game.board.ids[s])
+
+    def put(self, s):
+        self.rig.put(self.game.board.ids[s])
+        if self.ctl.expected is None:
+            self.rig.lift(self.game.board.ids[s])  # a counter dropping through a pocket's beam
+
+    def move(self, a, b):
+        """Lift the piece on ``a`` and put it on ``b``; a piece standing on
+        ``b`` comes off first (the controller's way of landing on a piece)."""
+        if self.ctl.expected is None:
+            raise ValueError("%s has no pieces to move: say what happened with button 1 (pick STEP)"
+                             % TITLES[self.game.name])
+        held = not self.rig.sim.occupied(a) and self.ctl.in_hand() == a  # lifted already
+        if not held and not self.rig.sim.occupied(a):
+            raise ValueError("there is no piece on %s" % self.game.board.ids[a])
+        if a != b and self.rig.sim.occupied(b):
+            self.rig.lift(self.game.board.ids[b])
+        if not held:
+            self.lift(a)
+        self.put(b)
+
+    def turn(self, text):
+        match = re.fullmatch(r"w\s*(\d)\s*([+-])(2?)", text.strip(), re.IGNORECASE)
+        wheels = len(self.game.wheels) if self.game.name == "detour" else 0
+        if not wheels:
+            raise ValueError("%s has no wheels" % TITLES[self.game.name])
+        if not match:
+            raise ValueError("a wheel turn reads w 1+ (a quarter clockwise), w 1- (anticlockwise), w 1+2 (half)")
+        if not 1 <= int(match.group(1)) <= wheels:
+            raise ValueError("there is no wheel %s (the wheels are 1 to %d)" % (match.group(1), wheels))
+        quarters = (2 if match.group(3) else 1) * (1 if match.group(2) == "+" else -1)
+        self.rig.turn(int(match.group(1)) - 1, quarters)
+
+    def pick(self, decision):
+        """Click button 1 until ``decision`` is shown, then hold it."""
+        ctl = self.ctl
+        offered = ctl.offered if ctl.offered is not None else ctl.choice or ctl.unseen
+        if decision not in offered:
+            raise ValueError("button 1 does not offer %s now" % self.game.notation(decision))
+        for _ in range(len(offered)):
+            if ctl.picked is not None and ctl.picked[1] == decision:
+                break
+            self.rig.press(0)
+        self.rig.hold(0)
+
+    def fix(self):
+        """Put the board as the game has it: a piece wherever the game has
+        one (also one that looks lifted to move), none where it has none,
+        every wheel where it stands."""
+        sim, expected = self.rig.sim, self.ctl.expected
+        wrong = [s for s in range(len(expected)) if bool(expected[s]) != sim.occupied(s)] if expected else []
+        for s in wrong:
+            if expected[s]:
+                sim.put(s)
+            else:
+                sim.lift(s)
+        if wrong:
+            self.rig.run(400)  # the sensors settle
+        for w in self.ctl.mismatch()[2]:
+            self.rig.turn(w, self.game.wheels[w] - sim.positions[w])
+
+    # -- the computer seats ------------------------------------------------------------
+
+    def computer_now(self):
+        """The computer player who must act now, or None when a person must (or nobody)."""
+        game, ctl = self.game, self.ctl
+        if game.over() or ctl.prompt >= 0:
+            return None
+        if game.phase == POPOFF:
+            if ctl.duel is None:
+                return None
+            players = [p for p in ctl.duel.players if self.seats[p] is not None]
+            if not players:
+                return None
+            self.next_popper = (self.next_popper + 1) % len(players)
+            return players[self.next_popper]
+        who = game.turn if game.is_chance() else game.actor
+        return who if self.seats[who] is not None else None
+
+    def computers(self, humans):
+        """Let the computer seats act until a person must. With no person at
+        the table, one step at a time, so each is seen. Whether one acted."""
+        acted = False
+        for _ in range(1000):
+            seat = self.computer_now()
+            if seat is None or self.stuck:
+                return acted
+            steps = self.diary.steps
+            duel = self.ctl.duel.players if self.game.phase == POPOFF else None
+            self.act(seat)
+            acted = True
+            if duel and (not humans or any(self.seats[p] is None for p in duel)):
+                return acted  # one press each in a pop-off: a person presses back
+            if self.diary.steps == steps and not duel:
+                self.stuck = "player %d (computer) could not make its move on the board" % (seat + 1)
+                return acted
+            if not humans:
+                return acted
+        return acted
+
+    def act(self, seat):
+        """What a computer player's hands do: the same inputs a person makes."""
+        game, rig = self.game, self.rig
+        if game.phase == POPOFF:
+            rig.press(self.ctl.duel.players.index(seat))  # its own roller, once
+            return
+        self.fix()  # whatever was left out of place, the next player puts right
+        if game.is_chance():
+            rig.press(0)
+            return
+        rig.act(self.seats[seat].choose(game))
+
+    # -- the picture ------------------------------------------------------------------
+
+    def frame(self):
+        game = self.game
+        colours = screen_colours(self.ctl.ports.pixels) if self.colour else None
+        leds = game.board.leds
+        kinds = ", ".join(seat.name if seat else "person" for seat in self.seats)
+        lines = ["%s, %d players (%s)" % (TITLES[game.name], game.players, kinds), ""]
+        lines += views.picture(game, (lambda s, text: ansi(colours[leds[s]], text)) if colours else None)
+        lines += self.extras(colours)
+        lines += self.view.legend(game)
+        lines.append("")
+        lines += self.status()
+        return "\n".join(lines) + "\n"
+
+    def extras(self, colours):
+        """The die faces, the throw sticks and the score bars, in their pixels' colours."""
+        if not colours:
+            return []
+        extras = self.game.board.extras
+        lines = []
+        dice = [extras[k] for k in ("die1", "die2") if k in extras]
+        if dice:
+            # pips 0 1 / 2 3 4 / 5 6 on a 3 x 3 face
+            rows = ((0, None, 1), (2, 3, 4), (5, None, 6))
+            lines.append("  ".join("die %d   " % (n + 1) for n in range(len(dice))))
+            for row in rows:
+                lines.append("  ".join("".join("  " if k is None else ansi(colours[die[k]], "  ")
+                                                for k in row) + "   " for die in dice))
+        if "sticks" in extras:
+            lines.append("sticks " + " ".join(ansi(colours[led], "    ") for led in extras["sticks"]))
+        for p in range(self.game.players):
+            bar = extras.get("score%d" % (p + 1))
+            if bar:
+                lines.append("score %d " % (p + 1) + "".join(ansi(colours[led], "  ") for led in bar))
+        return lines
+
+    def status(self):
+        game, ctl = self.game, self.ctl
+        lines = []
+        lines += ["  " + said for said in self.diary.said]
+        lines.append(self.guide())
+        roll = ctl.roll
+        if roll != () and game.phase in (DECIDE, WHEEL):
+            lines.append(("dice " + ",".join(str(v) for v in roll)) if isinstance(roll, tuple)
+                         else "sticks " + sticks(roll))
+        if game.phase in (DECIDE, WHEEL) and ctl.prompt < 0:
+            lines.append(self.legal_text(LEGAL_SHOWN))
+        if ctl.hint:
+            lines.append("hint: %s->%s" % tuple(game.board.ids[s] for s in ctl.hint))
+        disagree = self.disagreement()
+        if disagree:
+            lines.append("the board disagrees: " + disagree)
+        if self.stuck:
+            lines.append(self.stuck)
+        lines.append("phase %s, draw %d mA; help lists the commands"
+                     % (PHASE_NAMES[game.phase], self.ctl.ports.pixels.draw_ma))
+        return lines
+
+    def who(self, p):
+        person = "" if self.seats[p] is None else ", computer"
+        return "player %d (%s%s)" % (p + 1, COLOUR_NAMES[p % len(COLOUR_NAMES)], person)
+
+    def guide(self):
+        """What the board waits for, in words, and the command that does it."""
+        game, ctl = self.game, self.ctl
+        ids = game.board.ids
+        if ctl.prompt >= 0:
+            return "New game? h2 again starts one; r1 keeps this game."
+        if game.over():
+            winners = getattr(game, "winners", ()) or ((game.winner,) if game.winner >= 0 else ())
+            who = " and ".join(self.who(p) for p in winners) or "nobody"
+            return "%s won. new starts another game, q quits." % who
+        if game.phase == POPOFF:
+            a, b = ctl.duel.players if ctl.duel else (game.turn, game.actor)
+            faces = " (%s)" % ", ".join(str(v) for v in ctl.duel_faces) if any(ctl.duel_faces) else ""
+            return "Pop-off%s: %s presses r1, %s presses r2; the first 6 wins." % (faces, self.who(a), self.who(b))
+        who = self.who(game.turn if game.is_chance() else game.actor)
+        shown = game.notation(ctl.picked[1]) if ctl.picked else "-"
+        if ctl.choice:
+            return "%s: the board cannot tell which piece that was: button 1 shows %s; r1 shows the next, " \
+                "h1 takes it (or pick STEP)." % (who, shown)
+        if ctl.offered is not None:
+            return "%s: button 1 shows %s; r1 shows the next, h1 takes it (or pick STEP)." % (who, shown)
+        if self.disagreement():
+            return "%s: first put the board as the game has it (see below; fix does it)." % who
+        if game.is_chance():
+            return "%s: %s with r." % (who, "throw the sticks" if game.name == "mehen" else "roll the dice")
+        if game.phase == WHEEL:
+            can_pass = " Or h1 leaves them as they are." if any(d[1] < 0 for d in game.legal()) else ""
+            return "%s: a star! Turn one wheel a quarter: w 1+ (clockwise) ... w %d-.%s" % (
+                who, len(game.wheels), can_pass)
+        # moves that end where they began: the sensors cannot see them, button 1 offers them
+        unseen = " Or h1 takes %s (r1 shows the next)." % shown if ctl.unseen else ""
+        hand = ctl.in_hand()
+        if hand >= 0:
+            targets = sorted({ids[t] for _, f, t in ctl.moves if f == hand})
+            return "%s: the piece from %s is up: put it on %s.%s" % (who, ids[hand], " or ".join(targets), unseen)
+        movable = sorted({ids[f] for _, f, _ in ctl.moves})
+        return "%s: lift a lit piece (%s) and put it on a white space: m FROM TO.%s" % (
+            who, ", ".join(movable), unseen)
+
+    def legal_text(self, limit):
+        game, ctl = self.game, self.ctl
+        ids = game.board.ids
+        where = {d: "%s->%s" % (ids[f], ids[t]) for d, f, t in ctl.moves}
+        if game.phase == WHEEL:
+            where = {d: "(h1)" for d in game.legal() if d[1] < 0}  # the pass
+        steps = ["%s %s" % (game.notation(d), where[d]) if d in where else game.notation(d) for d in game.legal()]
+        if not steps:
+            return "nothing is legal now"
+        more = len(steps) - limit if limit and len(steps) > limit else 0
+        shown = steps[:limit] if more else steps
+        return "legal: " + ", ".join(shown) + (" ... %d more (legal lists them)" % more if more else "")
+
+    def disagreement(self):
+        extra, missing, wheels = self.ctl.mismatch()
+        ids = self.game.board.ids
+        parts = []
+        if missing:
+            parts.append("put a piece on %s" % ", ".join(ids[s] for s in missing))
+        if extra:
+            parts.append("lift the piece on %s (none belongs there)" % ", ".join(ids[s] for s in extra))
+        for w in wheels:
+            back = (self.game.wheels[w] - self.rig.sim.positions[w]) & 3
+            parts.append("turn wheel %d back (w %d%s)" % (w + 1, w + 1, {1: "+", 2: "+2", 3: "-"}[back]))
+        return "; ".join(parts)
+
+
+def sticks(mask):
+    from rules.mehen import VALUE, sticks_text
+    return "%s: %d" % (sticks_text(mask), VALUE[mask])
+
+
+def ansi(colour, text):
+    """``text`` on a 24-bit background of ``colour``, in black or white, whichever reads."""
+    r, g, b = colour
+    ink = "0;0;0" if 299 * r + 587 * g + 114 * b > 128000 else "235;235;235"
+    return "\x1b[48;2;%d;%d;%d;38;2;%sm%s\x1b[0m" % (r, g, b, ink, text)
+
+
+# -- the scripted run ----------------------------------------------------------------
+
+
+def auto(args, out):
+    """Computer players only, on the rules core: the board after every turn."""
+    name = args.game or "detour"
+    seed = 1 if args.seed is None else args.seed
+    players = args.players or 2
+    view = views.find(name)
+    try:
+        game = new_game(name, read_board(name), players, dict(args.option))
+    except RulesError as err:
+        print("error: %s" % err, file=sys.stderr)
+        return 2
+    kinds = seat_kinds(args.seats or "random", game.players, PLAYERS)
+    if kinds is None:
         print("error: --seats takes one of %s, or one per player (%d)" % (", ".join(sorted(PLAYERS)), game.players),
               file=sys.stderr)
         return 2
-    rng = Rng(args.seed)
-    seats = [PLAYERS[k](Rng(args.seed * 10 + n + 1)) for n, k in enumerate(kinds)]
-    out = open(args.record, "w") if args.record else None
-    if out:
-        out.write(dumps(header(game)) + "\n")
-    print("%s, %d players (%s), seed %d" % (args.game.capitalize(), args.players, ", ".join(kinds), args.seed))
+    rng = Rng(seed)
+    seats = [PLAYERS[k](Rng(seed * 10 + n + 1)) for n, k in enumerate(kinds)]
+    record = open(args.record, "w") if args.record else None
+    if record:
+        record.write(dumps(header(game)) + "\n")
+    print("%s, %d players (%s), seed %d" % (name.capitalize(), players, ", ".join(kinds), seed), file=out)
     turns = 0
     while not game.over():
         step = sample(game.chance_outcomes(), rng) if game.is_chance() else seats[game.actor].choose(game)
-        if out:
-            out.write(dumps(line(game, step)) + "\n")
+        if record:
+            record.write(dumps(line(game, step)) + "\n")
         for event in game.play(step):
             if event[0] == "turn":
                 turns += 1
                 if not args.quiet:
-                    print(view.draw(game))
+                    print(view.draw(game), file=out)
             if not args.quiet:
-                print("  " + view.say(game, event))
-    print(view.draw(game))
+                print("  " + view.say(game, event), file=out)
+    print(view.draw(game), file=out)
     result = "a tie" if game.winner < 0 else "player %d wins" % (game.winner + 1)
-    print("%s after %d turns" % (result, turns))
-    if out:
-        out.close()
-        print("record written to %s" % args.record)
+    print("%s after %d turns" % (result, turns), file=out)
+    if record:
+        record.close()
+        print("record written to %s" % args.record, file=out)
     return 0
 
 

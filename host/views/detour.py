@@ -1,24 +1,44 @@
 """Detour in the terminal: the board as text and each event as a sentence."""
 
+from host import views
+from rules.detour import KINDS
+
 _ARROWS = "^>v<"
 _CELL = {"path": " . ", "start": " S ", "finish": " F ", "star": " * ",
          "wheel": " . ", "wheel_star": " @ ", "centre": " C "}
 
 
-def draw(game):
-    """The board as text: spaces, wheel routes, pieces as player number + arrow."""
+def spots(board):
+    return [(board.ys[s], 3 * board.xs[s]) for s in range(len(board.ids))]
+
+
+def marks(game):
+    """Each space's kind (a wheel cell off the wheel's route is blank), or the
+    piece on it as player number + arrow; a START holding several shows a +."""
     board = game.board
-    rows = [["   "] * board.width for _ in range(board.height)]
+    cells = []
     for s in range(len(board.ids)):
-        if board.mask(s, game.wheels) or board.kinds[s] != "wheel":
-            rows[board.ys[s]][board.xs[s]] = _CELL[board.kinds[s]]
+        on_route = board.mask(s, game.wheels) or board.kinds[s] != "wheel"
+        cells.append(_CELL[board.kinds[s]] if on_route else "   ")
     for p, s in enumerate(game.pos):
         if s >= 0:
-            cell = rows[board.ys[s]][board.xs[s]]
+            cell = cells[s]
             mark = "%d%s" % (p // game.per + 1, _ARROWS[game.head[p]])
-            # a START can hold several pieces: show a count there
-            rows[board.ys[s]][board.xs[s]] = mark + " " if cell[0] == " " else cell[:2] + "+"
-    return "\n".join("".join(r).rstrip() for r in rows)
+            cells[s] = mark + " " if cell[0] == " " else cell[:2] + "+"
+    return [(cell,) for cell in cells]
+
+
+def legend(game):
+    return []
+
+
+def rulers(board):
+    return views.grid_rulers(board, KINDS)
+
+
+def draw(game):
+    """The board as text: spaces, wheel routes, pieces as player number + arrow."""
+    return views.draw(game)
 
 
 def say(game, event):

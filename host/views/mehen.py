@@ -1,6 +1,7 @@
 """Mehen in the terminal: the spiral as text, where every piece is, and each
 event as a sentence."""
 
+from host import views
 from rules.mehen import MARBLES, sticks_text
 
 _WIDTH = 3  # characters per square
@@ -37,32 +38,50 @@ def _cells(game):
     return cells
 
 
-def draw(game):
-    """The spiral, each square as its number over what stands on it, and a key."""
-    board = game.board
+def spots(board):
+    """The spiral scaled so that neighbouring squares never overlap (a terminal
+    cell is about twice as tall as wide); each square takes two lines, and
+    lines no square uses are left out."""
     n = len(board)
     step = min(abs(board.xs[s + 1] - board.xs[s]) + abs(board.ys[s + 1] - board.ys[s]) for s in range(n - 1))
-    # scaled so that neighbouring squares never overlap; a terminal cell is about twice as tall as wide
     sx, sy = step / 6.0, step / 3.0
-    cols = int(board.width / sx) + _WIDTH + 1
-    rows = [[" "] * cols for _ in range(int(board.height / sy) + 2)]
+    at = [(int(board.ys[s] / sy), int(board.xs[s] / sx)) for s in range(n)]
+    used = sorted({row + k for row, _ in at for k in (0, 1)})
+    return [(used.index(row), col) for row, col in at]
+
+
+def marks(game):
+    """Each square's number (T the tail, H the head) over what stands on it."""
+    board = game.board
     cells = _cells(game)
-    for s in range(n):
+    out = []
+    for s in range(len(board)):
         label = "T" if s == 0 else "H" if s == board.head else board.ids[s]
         text = cells[s] or "."
         if len(text) > _WIDTH:
             text = text[:_WIDTH - 1] + "+"
-        row, col = int(board.ys[s] / sy), int(board.xs[s] / sx)
-        rows[row][col:col + _WIDTH] = list(label.center(_WIDTH))
-        rows[row + 1][col:col + _WIDTH] = list(text.center(_WIDTH))
-    lines = ["".join(r).rstrip() for r in rows]
-    lines = [line for line in lines if line]
+        out.append((label.center(_WIDTH), text.center(_WIDTH)))
+    return out
+
+
+def legend(game):
+    """Where every piece is, in words."""
+    lines = []
     for player in range(game.players):
         places = ("%s %s" % ("abc"[i], where(game, game.marbles[player * MARBLES + i])) for i in range(MARBLES))
         lines.append("player %d: %s" % (player + 1, ", ".join(places)))
     if game.lions:
         lines.append("lions: " + ", ".join("L%d %s" % (k + 1, where(game, p)) for k, p in enumerate(game.lions)))
-    return "\n".join(lines)
+    return lines
+
+
+def rulers(board):
+    return None
+
+
+def draw(game):
+    """The spiral, each square as its number over what stands on it, and a key."""
+    return views.draw(game)
 
 
 def say(game, event):

@@ -1,35 +1,47 @@
 """Sniggle in the terminal: the board as text and each event as a sentence."""
 
+from host import views
+
 _COLOUR = ".rbgy"  # a white space, then the safe spaces of each colour
 _NAMES = ("red", "blue", "green", "yellow")
 
 
-def draw(game):
-    """The board as text: pieces as colour letter + number (R2), safe spaces
-    as a small colour letter, empty squares by their small name (r1), the
-    Zone as :, its two entries as < and >, the trademark as SNIGGLE ([R1]
-    with a piece on it)."""
+def spots(board):
+    return [(board.ys[s], 3 * board.xs[s]) for s in range(len(board.ids))]
+
+
+def marks(game):
+    """Pieces as colour letter + number (R2), safe spaces as a small colour
+    letter, empty squares by their small name (r1), the Zone as :, its two
+    entries as < and >, the trademark as SNIGGLE ([R1] with a piece on it)."""
     board = game.board
-    rows = [["   "] * board.width for _ in range(board.height)]
+    cells = []
     for s in range(len(board.ids)):
         kind = board.kinds[s]
         if kind == "start" or kind == "home":  # an empty square: its name, small (r1)
-            text = board.ids[s][1:].lower() + " "
+            cells.append(board.ids[s][1:].lower() + " ")
         else:
-            text = " : " if kind == "zone" else " %s " % _COLOUR[board.colour[s]]
-        rows[board.ys[s]][board.xs[s]] = text
+            cells.append(" : " if kind == "zone" else " %s " % _COLOUR[board.colour[s]])
     for path, arrow in ((0, "<"), (1, ">")):
-        first = board.path[path][0]
-        rows[board.ys[first]][board.xs[first]] = " %s " % arrow
-    tm = board.trademark
-    x, y = board.xs[tm], board.ys[tm]
-    rows[y][x] = "SNIGGLE"  # drawn over the two cells it covers
-    if x + 1 < board.width:
-        rows[y][x + 1] = ""
+        cells[board.path[path][0]] = " %s " % arrow
+    cells[board.trademark] = "SNIGGLE"  # drawn over the two cells it covers
     for p, s in enumerate(game.pos):
         name = game.piece_name(p)
-        rows[board.ys[s]][board.xs[s]] = " [%s] " % name if s == tm else name + " "
-    return "\n".join("".join(r).rstrip() for r in rows)
+        cells[s] = " [%s] " % name if s == board.trademark else name + " "
+    return [(cell,) for cell in cells]
+
+
+def legend(game):
+    return []
+
+
+def rulers(board):
+    return views.grid_rulers(board, ("main",))
+
+
+def draw(game):
+    """The board as text (see ``marks``), the main area's columns and rows named."""
+    return views.draw(game)
 
 
 def _piece(game, player, i):

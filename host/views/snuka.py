@@ -6,6 +6,7 @@ when that counter is on), `^` when the counter must be put back there, `.`
 when it is down. Reds are alike, so the first red spots show how many are left.
 """
 
+from host import views
 from rules.snuka import ANY, COLOURS, LETTERS, RED, UP
 
 
@@ -16,23 +17,40 @@ def _mark(game, c, waiting):
     return LETTERS[c] if on else LETTERS[c].lower()
 
 
-def draw(game):
+def spots(board):
+    return [(board.ys[s], 3 * board.xs[s]) for s in range(len(board.ids))]
+
+
+def marks(game):
     board = game.board
-    rows = [[" "] * board.width for _ in range(board.height)]
+    cells = [" "] * len(board.ids)
     for s in board.pockets:
-        rows[board.ys[s]][board.xs[s]] = "O"
+        cells[s] = "O"
     left = game.reds - game.pending.count(RED)  # reds on the cloth
     for n, s in enumerate(board.spots[RED]):
-        rows[board.ys[s]][board.xs[s]] = _mark(game, RED, False) if n < left else "^" if n < game.reds else "."
+        cells[s] = _mark(game, RED, False) if n < left else "^" if n < game.reds else "."
     for c in range(1, 7):
         s = board.spots[c][0]
         up = game.colours[c] == UP
-        rows[board.ys[s]][board.xs[s]] = _mark(game, c, c in game.pending) if up else "."
-    lines = ["  " + " ".join(r).rstrip() for r in rows]
+        cells[s] = _mark(game, c, c in game.pending) if up else "."
+    return [(" %s " % cell,) for cell in cells]
+
+
+def legend(game):
+    """Each player's score, and who shoots."""
+    lines = []
     for p in range(game.players):
         mark = "  <- to shoot" if p == game.turn and not game.over() else ""
         lines.append("  player %d: %4d%s" % (p + 1, game.scores[p], mark))
-    return "\n".join(lines)
+    return lines
+
+
+def rulers(board):
+    return None
+
+
+def draw(game):
+    return views.draw(game)
 
 
 def _name(c):

@@ -1,0 +1,196 @@
+"""The terminal simulator (python -m host.sim) played as a person plays it:
+command lines in, the board and its status out. The controller, the hal and
+the rules are the real ones; only the die's random source is scripted."""
+
+import io
+import re
+
+from hal.simulated import Bytes
+from host.boardfile import read_board
+from host.screen import screen_colours
+from host.sim import Table, main
+from rules.core import PHASE_NAMES
+from rules.games import new_game
+from rules.record import replay
+
+ESCAPE = re.compile(r"\x1b\[([0-9;]*)m")
+
+
+def play(argv, lines, dice=(0,)):
+    """Run the simulator on ``lines`` typed; what it printed."""
+    out = io.StringIO()
+    assert main(argv, input=io.StringIO("".join(line + "\n" for line in lines)), output=out,
+                urandom=Bytes(dice)) == 0
+    return out.getvalue()
+
+
+def table(name, players=2, dice=(0,), seats=None):
+    game = new_game(name, read_board(name), players)
+    return Table(game, Bytes(dice), seats or [None] * players)
+
+
+def backgrounds(line):
+    """The background colour under each visible character of ``line`` (None where there is none)."""
+    out = []
+    colour = None
+    for n, part in enumerate(ESCAPE.split(line)):
+        if n % 2:
+            codes = [int(c) for c in part.split(";") if c]
+            colour = tuple(codes[2:5]) if codes[:2] == [48, 2] else None
+        else:
+            out += [colour] * len(part)
+    return out
+
+
+def plain(text):
+    return ESCAPE.sub("", text)
+
+
+def cell_colour(frame, column, row):
+    """The colour drawn on the space at ruler ``column`` (a letter) and ``row`` (a number)."""
+    lines = frame.splitlines()
+    ruler = next(line for line in lines if plain(line).split()[:3] == ["a", "b", "c"])
+    x = plain(ruler).index(" %s" % column) + 1
+    line = next(line for line in lines if plain(line)[:3].strip() == str(row))
+    return backgrounds(line)[x]
+
+
+# -- Detour: one whole turn ----------------------------------------------------------
+
+
+def test_a_detour_turn_roll_put_the_pieces_on_start_and_move_onto_a_lit_space():
+    # bytes 2 and 4 roll 3 and 5
+    text = play(["--game", "detour", "--plain"],
+                ["r", "put d1", "put a4", "m d1 g1", "q"], dice=(2, 4))
+    frames = text.split("\n> ")
+    assert "player 1 (red): roll the dice with r." in frames[0]
+    rolled = frames[1]
+    assert "player 1 rolls 3,5" in rolled and "dice 3,5" in rolled
+    assert "legal: a3 d1->g1, a5 d1->f2, b3 a4->a7, b5 a4->b6" in rolled
+    assert "the board disagrees: put a piece on d1, a4" in rolled  # the pieces go onto the STARTs first
+    assert "disagrees" not in frames[3]
+    moved = frames[4]
+    assert "piece 1a moves 3: d1 -> g1" in moved
+    assert "legal: b5 a4->b6" in moved
+    row_1 = next(line for line in moved.splitlines() if line.startswith(" 1 "))
+    assert row_1.split() == ["1", "*", ".", ".", "S", ".", ".", "1^"]  # the piece stands on g1
+    assert "\x1b[" not in text  # --plain: letters only
+
+
+def test_the_board_is_drawn_in_the_colours_its_pixels_send():
+    t = table("detour", dice=(2, 4))
+    for command in ("r", "put d1", "put a4", "lift d1"):
+        assert t.command(command) == (True, "")
+    frame = t.frame()
+    shown = screen_colours(t.ctl.ports.pixels)
+    board = t.game.board
+    for column, row in (("g", 1), ("f", 2), ("a", 4), ("d", 1), ("m", 13)):
+        led = board.leds[board.space("%s%d" % (column, row))]
+        assert cell_colour(frame, column, row) == shown[led], (column, row)
+    # the lifted piece's destinations are lit alike (white), an empty space differs from them
+    assert cell_colour(frame, "g", 1) == cell_colour(frame, "f", 2) != cell_colour(frame, "m", 13)
+    assert "the piece from d1 is up: put it on f2 or g1" in frame
+
+
+def test_no_color_gives_letters_only(monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    text = play(["--game", "detour"], ["r", "q"])
+    assert "\x1b[" not in text and "player 1 rolls 1,1" in text
+
+
+def test_a_piece_already_lifted_can_still_be_moved_with_m():
+    t = table("detour", dice=(2, 4))
+    for command in ("r", "fix", "lift d1", "m d1 g1"):
+        assert t.command(command) == (True, ""), command
+    assert "piece 1a moves 3: d1 -> g1" in t.frame()
+
+
+def test_bad_input_says_why_and_changes_nothing():
+    t = table("detour", dice=(2, 4))
+    t.command("r")
+    before = (t.frame(), t.rig.now)
+    for command, message in (("m z9 a1", "there is no space 'z9' on this board"),
+                             ("lift g1", "there is no piece on g1"),
+                             ("w 5+", "there is no wheel 5 (the wheels are 1 to 4)"),
+                             ("jump", "'jump': no such command (help lists them)"),
+                             ("pick a3", "button 1 does not offer a3 now")):
+        assert t.command(command) == (False, message)
+    assert (t.frame(), t.rig.now) == before
+
+
+def test_help_lists_every_command():
+    text = play(["--game", "detour", "--plain"], ["help", "q"]).split("\n> help\n")[1]
+    for command in ("r1", "h2", "lift S", "put S", "m A B", "w N+", "wait MS", "new", "pick STEP", "fix", "legal"):
+        assert re.search(r"^  .*\b%s\b" % re.escape(command), text, re.MULTILINE), command
+
+
+def test_new_holds_button_2_twice_and_starts_again():
+    text = play(["--game", "detour", "--plain"], ["r", "new", "q"])
+    assert "new game" in text.split("\n> new")[1]
+    assert text.split("\n> ")[-2].count("roll the dice with r") == 1
+
+
+# -- the other games: a smoke turn each -------------------------------------------------
+
+
+def first_move(status):
+    """The squares of the first legal move the status line lists."""
+    return re.search(r"legal: \S+ (\S+)->([^,\s]+)", status).groups()
+
+
+def test_a_sniggle_turn_after_the_throws_for_the_first_turn():
+    # player 1 throws 6,6, player 2 1,1: player 1 starts and rolls 3,2
+    t = table("sniggle", dice=(5, 5, 0, 0, 2, 1))
+    for _ in range(3):
+        assert t.command("r") == (True, "")
+    frame = t.frame()
+    assert "player 1 goes first" in frame and "player 1 rolls 3,2" in frame
+    start, end = first_move(frame)
+    assert t.command("m %s %s" % (start, end)) == (True, "")
+    assert "R1 moves" in t.frame() and "disagrees" not in t.frame()
+
+
+def test_a_mehen_turn_takes_a_marble_off_the_tail_stack():
+    t = table("mehen", dice=(5,))  # the sticks of byte 5: a throw of 2
+    t.command("r")
+    frame = t.frame()
+    assert "player 1 throws" in frame and "lift a lit piece (1)" in frame
+    start, end = first_move(frame)
+    assert t.command("m %s %s" % (start, end)) == (True, "")
+    frame = t.frame()
+    assert "marble 1a moves" in frame and "player 2 (blue): throw the sticks with r." in frame
+    assert "disagrees" not in frame
+
+
+def test_a_snuka_shot_is_told_with_the_buttons():
+    t = table("snuka")
+    t.command("put TL")  # a counter drops into the top-left pocket
+    assert "button 1 shows R" in t.frame()
+    t.command("h1")
+    frame = t.frame()
+    assert "player 1 pots the red: 1 point" in frame and "  player 1:    1  <- to shoot" in frame
+    t.command("pick K")
+    assert "player 1 pots the black: 7 points" in t.frame()
+
+
+def test_a_computer_seat_plays_its_turn_on_the_board_and_the_record_replays(tmp_path):
+    record = tmp_path / "game.jsonl"
+    text = play(["--game", "sniggle", "--seats", "human,greedy", "--plain", "--record", str(record)], ["r", "q"],
+                dice=(0, 0, 5, 5, 2, 1))
+    after = text.split("\n> r")[1]
+    assert "player 2 goes first" in after and "player 2 rolls 3,2" in after
+    assert "player 1's turn" in after and "player 1 (red): roll the dice with r." in after
+    assert "disagrees" not in after
+    lines = record.read_text().splitlines()
+    assert len(lines) == 6  # the header, two throws for the first turn, a roll, a move for each die
+    game = replay(lines, read_board)
+    assert game.turn == 0 and PHASE_NAMES[game.phase] == "roll"
+
+
+def test_the_chooser_asks_game_players_options_and_seats():
+    text = play([], ["3", "4", "hunt=maybe", "hunt=true", "", "", "q"])
+    assert "Which game?" in text and "  3  Mehen" in text
+    assert "players (2 to 6) [2]:" in text and "  lions=3" in text and "boards/mehen.md" in text
+    assert "option 'hunt' must be bool" in text
+    assert "Mehen, 4 players (person, person, person, person)" in text
+    assert "lions: L1 tail, L2 tail, L3 tail" in text
