@@ -22,9 +22,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
 from host import BOARDS, FIRMWARE, ROOT
 from host.boardfile import read_board
+from host.build import build
 from rules.core import ROLL, RulesError
 from rules.games import GAMES, find_game
 from rules.playout import Rng, random_step
@@ -80,6 +82,18 @@ def worst_position(name):
     (rolled, decisions), players, options, seed, step, index, save, roll = best
     return {"players": players, "options": options, "seed": seed, "step": step, "outcome": index if rolled else -1,
             "roll": roll, "decisions": decisions, "save": save}
+
+
+def pack_firmware(lib, name):
+    """The firmware as it goes onto the Pico (``host.build``: .mpy for the
+    RP2040), its .mpy files as one JSON file in ``lib``: device path -> hex.
+    Bytecode .mpy files load on any port, the WebAssembly one too."""
+    with tempfile.TemporaryDirectory() as out:
+        build(Path(out) / "build")
+        files = {p.relative_to(Path(out) / "build").as_posix(): p.read_bytes().hex()
+                 for p in sorted(Path(out).rglob("*.mpy"))}
+    with open(os.path.join(lib, name), "w") as f:
+        json.dump(files, f)
 
 
 def on_cpython(folder, positions):
@@ -138,6 +152,8 @@ def game_rows(name, position, cpy, mpy, heap):
     yield ("%s: heap in use after a whole game, firmware loaded, KB (code %.1f)" % (name, heap["code"] / 1024),
            "-", "%.1f" % (heap["heap"] / 1024), "<= %d KB (MicroPython)" % (HEAP_BYTES // 1024),
            heap["heap"] <= HEAP_BYTES)
+    yield ("%s:   + what a hint loads (rules.players, rules.playout, tables), KB" % name,
+           "-", "%.1f" % (heap["hint"] / 1024), "", None)
     if c["press"] is None:
         yield ("%s: die press -> first changed pixel" % name, "no die", "no die", "", None)
         return
@@ -161,7 +177,8 @@ def main(argv=None):
             json.dump(positions, f)
         cpy = on_cpython(lib, os.path.join(lib, "positions.json"))
         mpy = on_micropython(lib, ["/lib/positions.json"])
-        heaps = {name: on_micropython(lib, ["--heap", name]) for name in GAMES}
+        pack_firmware(lib, "firmware.json")
+        heaps = {name: on_micropython(lib, ["--heap", name, "/lib/firmware.json"]) for name in GAMES}
     table = list(led_rows(cpy, mpy))
     for name in GAMES:
         table.extend(game_rows(name, positions[name], cpy, mpy, heaps[name]))
@@ -183,10 +200,16 @@ def main(argv=None):
         what = "roll %s" % p["roll"] if p["outcome"] >= 0 else "the decision"
         print("  %s (%s): random game seed %d after %d steps, %s: %d decisions; save %s"
               % (name, setup, p["seed"], p["step"], what, p["decisions"], json.dumps(p["save"], separators=(",", ":"))))
-    print("heap: every hal module, the rules core, the game, the players, its board and a finished random game"
-          " (2 players), after gc.collect() in a fresh interpreter, less the %d bytes it held before the firmware"
-          " was imported (the interpreter and the bench script); code is the part the imports take, compiled"
-          " from source" % max(h["base"] for h in heaps.values()))
+    some = heaps[GAMES[0]]
+    print("heap: the firmware as the Pico loads it, the .mpy files of host/build.py (bytecode, which this port"
+          " loads as the Pico does)%s: %s, the rules core and the game, what they import, its board and a finished"
+          " random game (2 players, stepped through game.play() by the bench script), after gc.collect() in a fresh"
+          " interpreter, less the %d bytes it held before (the interpreter and the bench script); code is the part"
+          " the imports take. Not counted: main.py (it runs the device), what this port cannot import (%s), and the"
+          " computer players (rules.players, rules.playout), which the controller imports only when a hint is"
+          " asked for: the row under the heap says what a hint adds"
+          % ("" if all(h["mpy"] for h in heaps.values()) else " (NOT loaded from .mpy here)",
+             ", ".join(some["modules"]), max(h["base"] for h in heaps.values()), ", ".join(some["skipped"]) or "-"))
     print("die press: a loop stepped by a fake clock 1 ms at a time (hal Button, Tumble, Pixels) counts the ms"
           " from the press to the pass that sends a changed frame; the measured cost of that pass is added, and"
           " then the frame's time on the wire: the pixels show it at the latch, after the last one")

@@ -2,12 +2,17 @@
 JSON object on its last line. Run by ``host/bench.py`` on both.
 
     bench_device.py BOARDS_DIR POSITIONS_JSON   every figure but the heap
-    bench_device.py BOARDS_DIR --heap GAME      the heap after a whole game of GAME
+    bench_device.py BOARDS_DIR --heap GAME MPY_JSON
+                                                the heap after a whole game of GAME
 
 The heap is measured in an interpreter of its own, with nothing loaded but
-the firmware and the game. The MicroPython WebAssembly port reclaims garbage
-only between two entries from JavaScript, never inside one synchronous run,
-so every figure runs inside ``asyncio.run`` and pauses (``pause()``) before it
+the firmware and the game. The firmware is loaded as the Pico loads it: the
+build's .mpy files, handed over in MPY_JSON (device path -> hex, as the
+runner copies no .mpy) and written to /mpy, first on ``sys.path``.
+
+The MicroPython WebAssembly port reclaims garbage only between two entries
+from JavaScript, never inside one synchronous run, so every figure runs
+inside ``asyncio.run`` and pauses (``pause()``) before it
 counts the heap: the ``gc.collect()`` after that pause really collects. (A
 ``sleep(0)`` is not enough: the port resumes the task without leaving the
 interpreter; a 1 ms sleep goes back to JavaScript's event loop.)
@@ -39,6 +44,8 @@ PLAYOUT_MS = 1000  # random playouts are counted for this long
 PRESS_AT = 5  # ms into the simulated loop when the die button goes down
 POLLS = 3000  # polls per input port in the allocation count
 WHITE = (255, 255, 255)
+# the hal modules a device running a game holds (not hal.simulated, which stays on the PC)
+HAL = ("buttons", "die", "pins", "pixels", "sensors", "storage", "strip_micropython", "ticks", "wheels")
 
 
 async def pause():
@@ -359,22 +366,76 @@ async def heap_in_use():
     return least
 
 
-async def heap_after_game(folder, name):
-    """Heap in use by the firmware and a finished game, beyond what the
-    interpreter and this script held before they were loaded: after the
-    imports (the code), and after a whole random game (code and data)."""
+def unpack(path, root):
+    """Write the .mpy files of ``path`` (device path -> hex) under ``root``."""
+    import os
+
+    files = read_json(path)
+    for rel in files:
+        folder = ""
+        for part in (root + "/" + rel).split("/")[1:-1]:
+            folder += "/" + part
+            try:
+                os.mkdir(folder)
+            except OSError:
+                pass  # made for an earlier file
+        with open(root + "/" + rel, "wb") as f:
+            f.write(bytes.fromhex(files[rel]))
+
+
+def app_modules(root):
+    """The modules of the controller (app/) under ``root``; none before it exists."""
+    import os
+
+    try:
+        files = sorted(os.listdir(root + "/app"))
+    except OSError:
+        return []
+    return ["app." + f[:-4] for f in files if f.endswith(".mpy") and f != "__init__.mpy"]
+
+
+def play_to_the_end(game, seed):
+    """Random steps through the public protocol, as the controller plays
+    them, until the game ends. Not rules.playout: the device loads that only
+    for a hint."""
+    x = seed
+    while not game.over():
+        steps = [o for o, _, _ in game.chance_outcomes()] if game.is_chance() else game.legal()
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        game.play(steps[(x >> 16) % len(steps)])
+
+
+async def heap_after_game(folder, name, compiled):
+    """Heap in use by the firmware a game runs on, and a finished game,
+    beyond what the interpreter and this script held before they were
+    loaded: after the imports (the code), and after a whole random game
+    (code and data). Then what a hint adds: the computer players, which the
+    controller imports only when a hint is asked for, and their tables."""
+    root = "/mpy"
+    unpack(compiled, root)
+    sys.path.insert(0, root)
+    modules = ["hal." + m for m in HAL] + app_modules(root)
     base = await heap_in_use()
-    import hal.buttons, hal.die, hal.pixels, hal.sensors, hal.storage, hal.ticks, hal.wheels  # noqa: F401, E401
+    skipped = []
+    for module in modules:
+        try:
+            __import__(module)
+        except ImportError:  # a backend for hardware this port lacks
+            skipped.append(module)
     from rules.games import find_game
-    from rules.playout import Rng, random_game
-    from rules.players import evaluate
 
     find_game(name)
     code = await heap_in_use() - base
     game = new_game(folder, name, 2, None)
-    evaluate(game, 0)  # the tables a hint uses, too
-    random_game(game, Rng(1))
-    return {"game": name, "heap": await heap_in_use() - base, "code": code, "base": base, "over": game.over()}
+    play_to_the_end(game, 1)
+    heap = await heap_in_use() - base
+    from rules.players import evaluate  # and rules.playout, which it imports
+
+    evaluate(type(game)(game.board, 2, None), 0)  # a game in play on the same board: its tables are made
+    hint = await heap_in_use() - base - heap
+    return {"game": name, "heap": heap, "code": code, "base": base, "hint": hint, "over": game.over(),
+            "mpy": sys.modules["rules.core"].__file__.endswith(".mpy"),
+            "modules": [m for m in modules if m not in skipped], "skipped": skipped}
 
 
 async def measure(argv):
@@ -382,7 +443,7 @@ async def measure(argv):
     if argv[2] == "--heap":
         if not hasattr(gc, "mem_alloc"):
             return {"game": argv[3], "heap": -1}
-        return await heap_after_game(folder, argv[3])
+        return await heap_after_game(folder, argv[3], argv[4])
     positions = read_json(argv[2])
     names = sorted(positions)
     figures = {"led": led_figures(folder, names)}

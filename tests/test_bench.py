@@ -34,6 +34,7 @@ def test_bench_prints_every_game_beside_its_budgets(table):
         assert "<= 2000" in decide and decide.split()[-1] in ("within", "OVER")
         heap = next(l for l in rows if "heap in use" in l)
         assert "<= 64 KB" in heap and heap.split()[-1] in ("within", "OVER")
+        assert any("what a hint loads" in l for l in rows)
         playouts = next(l for l in rows if "random playouts per second" in l)
         assert playouts.split()[-2:] in (["goal", "met"], ["under", "goal"])
         assert any("a whole random game" in l for l in rows)
@@ -41,6 +42,12 @@ def test_bench_prints_every_game_beside_its_budgets(table):
         assert any(l.startswith("  %s (" % name) and "save {" in l for l in table), "the worst position is named"
     for port in ("Button.poll", "ButtonPicker.poll", "Sensors.poll", "Wheels.poll"):
         assert next(l for l in table if port in l).split()[-1] in ("within", "OVER")
+
+
+def test_the_heap_is_measured_on_the_firmware_as_the_pico_loads_it(table):
+    note = next(l for l in table if l.startswith("heap:"))
+    assert ".mpy files of host/build.py" in note and "NOT loaded from .mpy" not in note
+    assert "hal.storage" in note and "rules.players" in note and "main.py" in note
 
 
 def test_the_worst_position_is_found_again_and_loads():
@@ -60,7 +67,8 @@ def fake_figures(decide_us, heap):
             "steps_per_s": 100, "press": {"press_ms": 10, "pass_us": 100, "pixels": 100}}
     figures = {"led": led, "polls": polls}
     figures.update((name, dict(game)) for name in GAMES)
-    heaps = {"heap": heap, "code": heap // 2, "base": 1000}
+    heaps = {"heap": heap, "code": heap // 2, "base": 1000, "hint": 5000, "mpy": True,
+             "modules": ["hal.die", "app.controller"], "skipped": []}
     return figures, heaps
 
 
@@ -71,6 +79,7 @@ def test_bench_check_fails_when_a_figure_is_over_its_budget(monkeypatch, capsys,
     monkeypatch.setattr(bench, "worst_position", lambda name: position)
     monkeypatch.setattr(bench, "on_cpython", lambda lib, positions: figures)
     monkeypatch.setattr(bench, "on_micropython", lambda lib, args: heaps if args[0] == "--heap" else figures)
+    monkeypatch.setattr(bench, "pack_firmware", lambda lib, name: None)
     assert bench.main(["--check"]) == status
     assert bench.main([]) == 0  # without --check the table is only printed
     assert ("OVER" in capsys.readouterr().out) == bool(status)

@@ -23,6 +23,35 @@ def _claim(value, what, limit, used, where):
     return value
 
 
+class Names:
+    """The ids of the spaces as a read-only sequence of str, kept in one
+    string: in a tuple, MicroPython spends 32 bytes on each short string.
+    (``for`` and ``in`` walk it by ``__getitem__``, on both interpreters.)"""
+
+    def __init__(self, names):
+        self._text = "".join(names)
+        ends = [0]
+        for name in names:
+            ends.append(ends[-1] + len(name))
+        self._ends = tuple(ends)
+
+    def __len__(self):
+        return len(self._ends) - 1
+
+    def __getitem__(self, i):
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError("no space %r" % i)
+        return self._text[self._ends[i]:self._ends[i + 1]]
+
+    def index(self, name):
+        for i in range(len(self)):
+            if self[i] == name:
+                return i
+        raise ValueError("no space %r" % (name,))
+
+
 class Board:
     """Flat, read-only tables of one board; space ``i`` is index ``i`` in each."""
 
@@ -42,34 +71,35 @@ class Board:
         used_leds = {}
         used_sensors = {}
         ids, kind_of, xs, ys, leds, sensor_of = [], [], [], [], [], []
-        self.index = {}
-        self.at = {}
+        named = set()
+        at = {}
         for n, space in enumerate(_need(data, "spaces", list, "board")):
             where = "space #%d" % n
             sid = _need(space, "id", str, where)
             where = "space %r" % sid
-            if sid in self.index:
+            if sid in named:
                 raise BoardError("%s: the id is used twice" % where)
             kind = _need(space, "kind", str, where)
             if kind not in kinds:
                 raise BoardError("%s: kind %r is not one of %s" % (where, kind, ", ".join(kinds)))
+            kind = kinds[kinds.index(kind)]  # the game's own string: on MicroPython a copy costs RAM per space
             x = _need(space, "x", int, where)
             y = _need(space, "y", int, where)
             if not (0 <= x < self.width and 0 <= y < self.height):
                 raise BoardError("%s: (%d, %d) lies outside the %dx%d grid" % (where, x, y, self.width, self.height))
-            if (x, y) in self.at:
-                raise BoardError("%s: (%d, %d) is already space %r" % (where, x, y, ids[self.at[(x, y)]]))
+            if (x, y) in at:
+                raise BoardError("%s: (%d, %d) is already space %r" % (where, x, y, ids[at[(x, y)]]))
             led = _claim(_need(space, "led", int, where), "led", self.pixels, used_leds, where)
             sensor = _claim(_need(space, "sensor", int, where), "sensor", self.sensors, used_sensors, where)
-            self.index[sid] = n
-            self.at[(x, y)] = n
+            named.add(sid)
+            at[(x, y)] = n
             ids.append(sid)
             kind_of.append(kind)
             xs.append(x)
             ys.append(y)
             leds.append(led)
             sensor_of.append(sensor)
-        self.ids = tuple(ids)
+        self.ids = Names(ids)
         self.kinds = tuple(kind_of)
         self.xs = bytes(xs)
         self.ys = bytes(ys)
@@ -86,9 +116,15 @@ class Board:
 
     def space(self, sid):
         """Index of the space named ``sid``."""
-        if sid not in self.index:
+        if sid not in self.ids:
             raise BoardError("board %r has no space %r" % (self.name, sid))
-        return self.index[sid]
+        return self.ids.index(sid)
+
+    @property
+    def at(self):
+        """``{(x, y): space}``, made anew at each use (for loaders): kept, it
+        cost a Sniggle board 4.7 KB of MicroPython's heap."""
+        return {(self.xs[s], self.ys[s]): s for s in range(len(self.ids))}
 
     def __len__(self):
         return len(self.ids)

@@ -72,10 +72,11 @@ class DetourBoard(Board):
     def __init__(self, data):
         Board.__init__(self, data, "detour", KINDS)
         n = len(self.ids)
+        at = self.at
         nbr = bytearray([_NONE] * (4 * n))
         for s in range(n):
             for d in range(4):
-                t = self.at.get((self.xs[s] + _DX[d], self.ys[s] + _DY[d]))
+                t = at.get((self.xs[s] + _DX[d], self.ys[s] + _DY[d]))
                 if t is not None:
                     nbr[4 * s + d] = t
         self.nbr = bytes(nbr)
@@ -103,12 +104,12 @@ class DetourBoard(Board):
             raise BoardError("board: needs exactly one centre star with exits NESW")
         self.centre = centres[0]
         self.is_star = bytes(1 if k in STARS else 0 for k in self.kinds)
-        self._load_wheels(field(data, "wheels", list, "board", BoardError), fixed)
+        self._load_wheels(field(data, "wheels", list, "board", BoardError), fixed, at)
         self.fixed = bytes(fixed)
         for p in range(4):
             self._check_links(bytes([p] * len(self.wheel_ids)))
 
-    def _load_wheels(self, wheels, fixed):
+    def _load_wheels(self, wheels, fixed, at):
         n = len(self.ids)
         self.wheel_of = bytearray([_NONE] * n)
         self.slot = bytearray(n)
@@ -127,7 +128,7 @@ class DetourBoard(Board):
                 raise BoardError("%s: star %r is not a wheel_star space" % (where, self.ids[star]))
             block = bytearray(9)
             for k in range(9):
-                s = self.at.get((self.xs[star] + k % 3 - 1, self.ys[star] + k // 3 - 1))
+                s = at.get((self.xs[star] + k % 3 - 1, self.ys[star] + k // 3 - 1))
                 if s is None or self.kinds[s] != ("wheel_star" if k == 4 else "wheel"):
                     raise BoardError("%s: the 3x3 block around its star must be wheel spaces" % where)
                 if self.wheel_of[s] != _NONE:
@@ -180,10 +181,12 @@ class DetourBoard(Board):
 
     def walk(self, s, heading, count, wheels):
         """Spaces passed from (s, heading) over ``count`` steps, and the heading at the end."""
+        nbr, wheel_of, fixed, wmask, slot = self.nbr, self.wheel_of, self.fixed, self.wmask, self.slot
         path = [s]
         for _ in range(count):
-            s = self.nbr[4 * s + heading]
-            mask = self.mask(s, wheels)
+            s = nbr[4 * s + heading]
+            w = wheel_of[s]  # mask(s, wheels), inline: every move walks
+            mask = fixed[s] if w == _NONE else wmask[36 * w + 9 * wheels[w] + slot[s]]
             if mask != 15:
                 heading = _BIT_DIR[mask & ~(1 << ((heading + 2) & 3))]
             path.append(s)
@@ -229,7 +232,7 @@ class Detour(Game):
 
     def in_play(self, player):
         """How many of the player's pieces have not finished."""
-        return sum(1 for p in self.pieces_of(player) if self.pos[p] != FINISHED)
+        return self.per - self.pos[player * self.per:(player + 1) * self.per].count(FINISHED)
 
     def occupant(self, space, besides=-1):
         """A piece on ``space`` other than ``besides``, or -1."""
@@ -281,17 +284,20 @@ class Detour(Game):
         if self.loser >= 0:
             return (("s", 0), ("s", 1))
         out = []
-        values = sorted(set(self.dice))
-        for p in self.pieces_of(self.turn):
-            s = self.pos[p]
-            if s < 0 or p == self.moved:
+        values = self.dice
+        if len(values) == 2 and values[0] >= values[1]:  # ascending and distinct, as sorted(set(dice))
+            values = values[:1] if values[0] == values[1] else values[::-1]
+        base, pos, moved, centre = self.turn * self.per, self.pos, self.moved, self.board.centre
+        for p in range(base, base + self.per):
+            s = pos[p]
+            if s < 0 or p == moved:
                 continue
             for v in values:
-                if s == self.board.centre:
+                if s == centre:
                     for h in range(4):
-                        out.append(("m", p - self.turn * self.per, v, h))
+                        out.append(("m", p - base, v, h))
                 else:
-                    out.append(("m", p - self.turn * self.per, v, -1))
+                    out.append(("m", p - base, v, -1))
         return tuple(out)
 
     def _apply(self, step):
@@ -307,24 +313,26 @@ class Detour(Game):
 
     def _roll(self, dice):
         events = []
-        for i, p in enumerate(self.pieces_of(self.turn)):
-            if self.pos[p] == UNPLACED:  # the first turn: one piece on each START
-                self._to_start(p, i & 1)
-                events.append(("placed", self.turn, i, self.pos[p]))
+        if UNPLACED in self.pos:
+            for i, p in enumerate(self.pieces_of(self.turn)):
+                if self.pos[p] == UNPLACED:  # the first turn: one piece on each START
+                    self._to_start(p, i & 1)
+                    events.append(("placed", self.turn, i, self.pos[p]))
         self.dice = list(dice)
         self.phase = DECIDE
         events.append(("rolled", self.turn, dice))
         return events
 
     def _move(self, p, die, heading):
+        board = self.board
         self.dice.remove(die)
         self.moved = p
         s = self.pos[p]
-        path, heading = self.board.walk(s, heading if s == self.board.centre else self.head[p], die, self.wheels)
+        path, heading = board.walk(s, heading if s == board.centre else self.head[p], die, self.wheels)
         end = path[-1]
         player, i = self.turn, p - self.turn * self.per
         events = [("moved", player, i, tuple(path))]
-        kind = self.board.kinds[end]
+        kind = board.kinds[end]
         if kind == "finish":
             self.pos[p] = FINISHED
             events.append(("finished", player, i, end))
@@ -346,7 +354,7 @@ class Detour(Game):
                 events.append(("sent_back", player, p2 - player * self.per, end, self.pos[p2]))
             self.dice = []
             return events + self._next()
-        self.star = self.board.is_star[end] == 1
+        self.star = board.is_star[end] == 1
         if self.star:
             events.append(("star", player, i, end))
         if other >= 0:
@@ -399,9 +407,11 @@ class Detour(Game):
             self.phase = WHEEL
             self.actor = self.turn
             return []
-        if self.dice and any(self.pos[p] >= 0 and p != self.moved for p in self.pieces_of(self.turn)):
-            self.phase = DECIDE
-            return []
+        if self.dice:
+            for p in self.pieces_of(self.turn):
+                if self.pos[p] >= 0 and p != self.moved:  # a piece for the other die
+                    self.phase = DECIDE
+                    return []
         self.dice = []
         self.moved = -1
         self.turn = (self.turn + 1) % self.players

@@ -117,7 +117,7 @@ class Mehen(Game):
     """One game of Mehen; see the module notes for the steps."""
 
     name = "mehen"
-    _SHARED = ("board", "players", "options", "turn", "actor", "phase", "sticks", "winner")
+    _SHARED = ("board", "players", "options", "turn", "actor", "phase", "sticks", "winner", "_moves")
     _COPIED = ("marbles", "lions")
     min_players = 2
     max_players = 6
@@ -143,6 +143,7 @@ class Mehen(Game):
         self.turn = opts["first_player"] - 1
         self.actor = self.turn
         self.sticks = NO_THROW  # the throw waiting to be moved
+        self._moves = None  # the legal moves, worked out once per step (None: not yet)
 
     # -- reading the state -------------------------------------------------
 
@@ -153,14 +154,15 @@ class Mehen(Game):
 
     def target(self, progress, value):
         """Progress after moving ``value`` squares, or -1 if that piece cannot move."""
-        head, end = self.board.head, self.board.length
+        board = self.board
+        end, to = board.length, progress + value
         if progress >= end:
             return -1  # home, out of play
-        if progress < head < progress + value and self.options["exact_head"]:
+        if progress < board.head < to and self.options["exact_head"]:
             return -1
-        if progress + value > end:
+        if to > end:
             return -1 if self.options["exact_home"] else end
-        return progress + value
+        return to
 
     def occupancy(self):
         board = self.board
@@ -196,15 +198,24 @@ class Mehen(Game):
         return _THROWS
 
     def _decisions(self):
-        value = VALUE[self.sticks]
+        if self._moves is None:
+            self._moves = self._find_moves()
+        return self._moves
+
+    def _find_moves(self):
+        value, target, marbles, lions = VALUE[self.sticks], self.target, self.marbles, self.lions
         base = self.turn * MARBLES
-        out = [_MARBLE[i] for i in range(MARBLES) if self.target(self.marbles[base + i], value) >= 0]
-        for k in range(len(self.lions)):
-            if self.target(self.lions[k], value) >= 0:
+        out = []
+        for i in range(MARBLES):
+            if target(marbles[base + i], value) >= 0:
+                out.append(_MARBLE[i])
+        for k in range(len(lions)):
+            if target(lions[k], value) >= 0:
                 out.append(_LION[k])
         return tuple(out)
 
     def _apply(self, step):
+        self._moves = None  # the state changes
         if self.phase == ROLL:
             return self._throw(step)
         if step[0] == "m":
@@ -214,21 +225,22 @@ class Mehen(Game):
     def _throw(self, mask):
         self.sticks = mask
         events = [("threw", self.turn, mask, VALUE[mask])]  # type: list
-        if self._decisions():
+        self._moves = self._find_moves()
+        if self._moves:
             self.phase = DECIDE
             return events
         events.append(("no_move", self.turn))  # the throw is lost
         return events + self._next()
 
     def _move_marble(self, i):
-        player, m = self.turn, self.turn * MARBLES + i
+        board, player, m = self.board, self.turn, self.turn * MARBLES + i
         was = self.marbles[m]
         now = self.target(was, VALUE[self.sticks])
         self.marbles[m] = now
-        events = [("moved", player, i, tuple(self.board.route[was:now + 1]))]  # type: list
-        if was < self.board.head <= now:
+        events = [("moved", player, i, tuple(board.route[was:now + 1]))]  # type: list
+        if was < board.head <= now:
             events.append(("head", player, i))
-        if now == self.board.length:
+        if now == board.length:
             events.append(("home", player, i))
             if self.home(player) == MARBLES:
                 self.winner = player

@@ -1,7 +1,7 @@
 """Random play: a seeded generator that gives the same numbers on CPython and
 MicroPython, exact sampling of chance outcomes, and whole random games."""
 
-from rules.core import RulesError
+from rules.core import OVER, POPOFF, ROLL, RulesError
 
 _MASK = 0xFFFFFFFF
 
@@ -23,21 +23,49 @@ class Rng:
     def below(self, n):
         """A uniform integer in 0..n-1, by rejection (no modulo bias)."""
         limit = (1 << 32) - (1 << 32) % n
-        while True:
-            x = self.bits32()
+        x = self.state
+        while True:  # bits32(), inline: random games draw at every step
+            x ^= (x << 13) & _MASK
+            x ^= x >> 17
+            x ^= (x << 5) & _MASK
             if x < limit:
+                self.state = x
                 return x % n
 
     def choice(self, items):
         return items[self.below(len(items))]
 
 
-def sample(outcomes, rng):
-    """One outcome of ``chance_outcomes()``, drawn with its exact probability."""
+def _measure(outcomes):
+    """A chance table's common denominator, and whether every outcome is as likely."""
     den = 1
     for _, _, d in outcomes:
-        den = den * d // _gcd(den, d)
+        if den % d:
+            den = den * d // _gcd(den, d)
+    n = len(outcomes)
+    for _, num, d in outcomes:
+        if num != 1 or d != n:
+            return den, False
+    return den, n > 0
+
+
+# chance tables by id: (table, denominator, uniform); games hand out the same few tuples again and again
+_measured = {}
+
+
+def sample(outcomes, rng):
+    """One outcome of ``chance_outcomes()``, drawn with its exact probability."""
+    known = _measured.get(id(outcomes))
+    if known is None or known[0] is not outcomes:
+        known = (outcomes,) + _measure(outcomes)
+        if type(outcomes) is tuple:  # a list could change under its id
+            if len(_measured) >= 8:
+                _measured.clear()
+            _measured[id(outcomes)] = known
+    den = known[1]
     x = rng.below(den)
+    if known[2]:
+        return outcomes[x][0]  # what the walk below finds when each outcome counts 1
     for outcome, num, d in outcomes:
         x -= num * (den // d)
         if x < 0:
@@ -59,11 +87,19 @@ def random_step(game, rng):
 
 
 def random_game(game, rng, limit=100000):
-    """Play ``game`` to its end with random steps; return the number of steps."""
+    """Play ``game`` to its end with random steps; return the number of steps.
+
+    The steps of ``game.play(random_step(game, rng))``, applied by the game's
+    own hooks: a step drawn from its own lists needs no legality check."""
+    outcomes, decisions, apply, below = game._outcomes, game._decisions, game._apply, rng.below  # looked up once
     steps = 0
-    while not game.over():
+    while game.phase != OVER:  # over() and is_chance(), inline
         if steps >= limit:
             raise RulesError("no end after %d steps" % limit)
-        game.play(random_step(game, rng))
+        if game.phase == ROLL or game.phase == POPOFF:
+            apply(sample(outcomes(), rng))
+        else:
+            legal = decisions()
+            apply(legal[below(len(legal))])
         steps += 1
     return steps

@@ -86,15 +86,16 @@ class SniggleBoard(Board):
         self.home = bytes(squares[16:])
         self.kind = bytes(KINDS.index(k) for k in self.kinds)
         self.trademark = marks[0]
-        covered = self._load_main(spaces[marks[0]])
-        self._load_starts()
+        at = self.at
+        covered = self._load_main(spaces[marks[0]], at)
+        self._load_starts(at)
         self._load_paths(field(data, "paths", list, "board", BoardError), covered)
         # scratch rows for walks: the columns reached, by the last sideways step (none, left, right)
         self._free = [0] * self.height
         self._left = [0] * self.height
         self._right = [0] * self.height
 
-    def _load_main(self, mark):
+    def _load_main(self, mark, at):
         """The main area as rows of column bits, and the cells under the
         trademark (which is ``width`` cells wide); returns the cells it covers."""
         tm = self.trademark
@@ -105,8 +106,8 @@ class SniggleBoard(Board):
             raise BoardError("%s: width %d does not fit the grid" % (where, width))
         covered = [(tx + dx, ty) for dx in range(width)]
         for cell in covered[1:]:
-            if cell in self.at:
-                raise BoardError("%s: covers (%d, %d), where space %r is" % (where, cell[0], cell[1], self.ids[self.at[cell]]))
+            if cell in at:
+                raise BoardError("%s: covers (%d, %d), where space %r is" % (where, cell[0], cell[1], self.ids[at[cell]]))
         rows = [0] * self.height
         under = [0] * self.height
         cells = bytearray([_NONE] * (self.width * self.height))
@@ -124,7 +125,7 @@ class SniggleBoard(Board):
         self.cells = bytes(cells)
         return covered
 
-    def _load_starts(self):
+    def _load_starts(self, at):
         """Where each starting square leads into the main area, and in how many steps."""
         steps = bytearray(16)
         cells = bytearray(16)
@@ -133,7 +134,7 @@ class SniggleBoard(Board):
             t = s
             while t is not None and self.kind[t] == _START and steps[k] < 16:
                 steps[k] += 1
-                t = self.at.get((self.xs[s], self.ys[s] - steps[k]))
+                t = at.get((self.xs[s], self.ys[s] - steps[k]))
             if t is None or self.kind[t] != _MAIN:
                 raise BoardError("space %r: a starting square must lead forward into the main area" % self.ids[s])
             cells[k] = t
@@ -309,7 +310,8 @@ class Sniggle(Game):
 
     def in_play(self, player):
         """The player's pieces not yet on their matching squares."""
-        return [p for p in range(4 * player, 4 * player + 4) if self.pos[p] != self.home_of(p)]
+        pos, home, k = self.pos, self.board.home, 4 * self.colour[player] - 4 * player  # square(p) is k + p
+        return [p for p in range(4 * player, 4 * player + 4) if pos[p] != home[k + p]]
 
     def occupant(self, space):
         """The piece resting on ``space``, or -1."""
@@ -389,32 +391,27 @@ class Sniggle(Game):
         pieces = [p for p in self.in_play(turn) if p != self.moved]
         values = sorted(set(self.dice))
         count = len(values)
-        occupied = bytearray(len(board.ids))
+        blocked = bytearray(len(board.kind))  # never onto an own piece, nor onto an opponent resting on its own colour
         for p in range(len(pos)):
-            occupied[pos[p]] = p + 1
+            if p // 4 == turn or colour[pos[p]] == mine[p // 4] + 1:
+                blocked[pos[p]] = 1
         ends = []  # [a * count + n]: every space pieces[a] can end a walk of values[n] on
         lands = []  # [a * count + n]: those it may land on
         for p in pieces:
-            found = board.walks(pos[p], self.lane[p], self.square(p), values)
-            for spaces in found:
-                land = []
-                for s in spaces:
-                    o = occupied[s] - 1
-                    # never onto an own piece, nor onto an opponent resting on its own colour
-                    if o < 0 or (o // 4 != turn and colour[s] != mine[o // 4] + 1):
-                        land.append(s)
+            for spaces in board.walks(pos[p], self.lane[p], self.square(p), values):
                 ends.append(spaces)
-                lands.append(land)
+                lands.append([s for s in spaces if not blocked[s]])
         two = self.moved < 0 and len(self.dice) == 2 and len(pieces) >= 2
         moves = []
         both = []  # the moves after which the other die can still be played
         for a in range(len(pieces)):
+            i = pieces[a] - base
             for n in range(count):
-                first = len(moves)
-                for s in lands[a * count + n]:
-                    moves.append(("m", pieces[a] - base, values[n], s))
-                if two and len(moves) > first:
-                    self._keep_both(moves[first:], pieces, a, count - 1 - n, ends, lands, count, both)
+                v = values[n]
+                group = [("m", i, v, s) for s in lands[a * count + n]]
+                moves.extend(group)
+                if two and group:
+                    self._keep_both(group, pieces, a, count - 1 - n, ends, lands, count, both)
         if not two:
             return tuple(moves)
         if both:
@@ -508,8 +505,8 @@ class Sniggle(Game):
                 return (int(a), int(b))
             head, space = text.split(">")
             piece, die = head.split(":")
-            if space in self.board.index:
-                return ("m", int(piece) - 1, int(die), self.board.index[space])
+            if space in self.board.ids:
+                return ("m", int(piece) - 1, int(die), self.board.ids.index(space))
         except ValueError:
             pass
         return None

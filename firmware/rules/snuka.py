@@ -35,9 +35,9 @@ DOWN = 1  # potted for good (the rotation)
 OUT = 2  # the black, removed by a foul when it was the last counter
 MISS = ("miss",)
 SAFE = ("safe",)
-_POT = tuple(("pot", c) for c in range(7))
 _ALSO = tuple(("also", c) for c in range(7))
-_FOUL = tuple(tuple(("foul", c, k) for k in range(3)) for c in range(7))
+# the shots at counter c: potted, or one of the fouls
+_SHOTS = tuple((("pot", c),) + tuple(("foul", c, k) for k in range(3)) for c in range(7))
 _NOMINATE = tuple(("nominate", c) for c in range(7))
 _RESPOTTED = tuple(("respotted", c) for c in range(7))
 _PREFIX = {"+": "also", "=": "nominate", "@": "respotted"}
@@ -142,22 +142,24 @@ class Snuka(Game):
         return ()
 
     def _decisions(self):
-        out = []
-        if self.pending:
-            for c in range(7):
-                if c in self.pending:
-                    out.append(_RESPOTTED[c])
+        # the counters in_play(), all at once: the frame asks at every step
+        pending, colours = self.pending, self.colours
+        playable = [c for c in range(1, 7) if colours[c] == UP and c not in pending]
+        if self.reds > pending.count(RED):
+            playable.insert(0, RED)
+        if pending:
+            out = [_RESPOTTED[c] for c in range(7) if c in pending]
         elif self.on == ANY and self.options["nominate"]:
-            out.extend(_NOMINATE[c] for c in range(1, 7) if self.in_play(c))
+            out = [_NOMINATE[c] for c in playable if c != RED]
         else:
-            for c in range(7):
-                if self.in_play(c):
-                    out.append(_POT[c])
-                    out.extend(_FOUL[c])
+            out = []
+            for c in playable:
+                out.extend(_SHOTS[c])
             out.append(MISS)
             out.append(SAFE)
         if self.flick >= 0:
-            out.extend(_ALSO[c] for c in range(7) if self.in_play(c) and not self.sent >> c & 1)
+            sent = self.sent
+            out.extend([_ALSO[c] for c in playable if not sent >> c & 1])
         return tuple(out)
 
     def _apply(self, step):
