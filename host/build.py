@@ -5,11 +5,12 @@
     python -m host.build repl [--port P]
 
 ``build/`` holds exactly what goes onto the Pico, in the device's layout:
-``firmware/``'s contents at the root, every module precompiled by mpy-cross
-for the RP2040 (``-march=armv6m``) except ``main.py`` and ``boot.py``, which
-MicroPython only runs as source; the board files in ``/boards``, the pin map
-in ``/hardware/pins.json`` and the configuration in ``/config.json``. The
-JSON is minified: less to copy, less to parse on the Pico.
+``firmware/``'s contents at the root (but ``hal/simulated.py``, which is for
+the PC), every module precompiled by mpy-cross for the RP2040
+(``-march=armv6m``) except ``main.py`` and ``boot.py``, which MicroPython
+only runs as source; the board files in ``/boards``, the pin map in
+``/hardware/pins.json`` and the configuration in ``/config.json``. The JSON
+is minified: less to copy, less to parse on the Pico.
 
 ``build/package.json`` is a manifest for ``mpremote mip install`` listing
 every file of the build (it is not copied to the Pico by ``flash``):
@@ -34,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build"
 SOURCE_ONLY = ("main.py", "boot.py")  # MicroPython runs these only as .py
+PC_ONLY = ("hal/simulated.py",)  # the simulated board: for the simulators and tests, not the Pico
 MANIFEST = "package.json"
 # what the firmware starts with when firmware/ has no config.json of its own
 DEFAULT_CONFIG = {
@@ -78,7 +80,7 @@ def build(out=BUILD, board=None, source=False, root=ROOT):
         rel = src.relative_to(firmware).as_posix()
         if src.is_dir() or "__pycache__" in rel or any(part.startswith(".") for part in src.parts[len(firmware.parts):]):
             continue
-        if src.suffix in (".pyc", ".pyi", ".md"):
+        if src.suffix in (".pyc", ".pyi", ".md") or rel in PC_ONLY:
             continue
         dest = out / rel
         if src.suffix == ".py" and rel not in SOURCE_ONLY and not source:

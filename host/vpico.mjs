@@ -11,6 +11,7 @@
 //   {"op": "frames", "since": N}            the frames numbered N and later (the last 1000 kept)
 //   {"op": "wait_frame", "since": N, "timeout_ms": T}   the first frame numbered N or later
 //   {"op": "pins"}                          every GPIO: mode, pull, level driven, writes, outside level
+//                                           (-1 none, -2 never driven)
 //   {"op": "set_pin", "gpio": G, "level": 0|1|null}     drive a pin from outside (null: let it float)
 //   {"op": "set_sensor", "index": N, "level": 0|1}      a 74HC165 input (0: a piece closes the switch)
 //   {"op": "bootsel", "pressed": true|false}
@@ -53,10 +54,23 @@ const now = () => performance.timeOrigin + performance.now();
 
 // ---- the CPU -------------------------------------------------------------------
 const state = { boots: [], resets: [], frames: 0, raw: false, ready: false, bootedAt: 0, mainAt: null, readyAt: 0, firstFrameAt: null };
-let frames = []; // the last KEEP_FRAMES: {n, gpio, t_ms (since the boot began), timing, hex}
+// the last KEEP_FRAMES: {n, gpio, t_ms (since the boot began), boot, ticks (the program's
+// last reading of time.ticks_ms() before it sent the frame), timing, hex}
+let frames = [];
 let frameWaiters = [];
 let worker = null;
 let pending = []; // serial input that did not fit the ring yet
+
+// machine.reset_cause() and the watchdog's REASON register after each kind of start
+// (machine.reset() reboots through the watchdog on the RP2040: WDT_RESET, REASON "forced")
+const RESET_CAUSES = {
+  power: { resetCause: 1, resetReason: 0 },
+  "reset button": { resetCause: 1, resetReason: 0 },
+  crash: { resetCause: 1, resetReason: 0 },
+  watchdog: { resetCause: 3, resetReason: 1 },
+  reset: { resetCause: 3, resetReason: 2 },
+  bootloader: { resetCause: 3, resetReason: 2 },
+};
 
 function start(kind) {
   // whatever the host sent before the reset is lost, as on a real board
@@ -70,7 +84,7 @@ function start(kind) {
   const w = new Worker(path.join(HERE, "vpico_worker.mjs"), {
     workerData: {
       loader: path.join(PKG, "micropython.mjs"), wasm, flashDir: args.flash, libDir: path.join(HERE, "vpico_lib"),
-      heap: args.heap, ctl, ring, sensors, kind, resetCause: kind === "power" || kind === "reset button" ? 1 : 3,
+      heap: args.heap, ctl, ring, sensors, kind, ...RESET_CAUSES[kind],
     },
     stdout: true, // the worker's console is a log, never the serial line
   });
@@ -112,7 +126,7 @@ function onMessage(w, m) {
     state.firstFrameAt ??= m.t;
     const frame = {
       n: state.frames++, gpio: m.gpio, t_ms: Math.round((m.t - state.bootedAt) * 10) / 10,
-      boot: state.boots.length, timing: m.timing, hex: Buffer.from(m.data).toString("hex"),
+      boot: state.boots.length, ticks: m.ticks, timing: m.timing, hex: Buffer.from(m.data).toString("hex"),
     };
     frames.push(frame);
     if (frames.length > KEEP_FRAMES) frames = frames.slice(-KEEP_FRAMES);

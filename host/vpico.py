@@ -9,6 +9,12 @@ across resets and restarts. A program on it finds ``machine``, ``neopixel``
 and ``rp2``; what it drives (pins, pixel frames) and what it reads (buttons,
 wheel contacts, piece sensors, BOOTSEL) go through the control socket, a JSON
 line protocol described in host/vpico.mjs; ``VirtualPico`` below speaks it.
+Each pixel frame carries the program's last reading of ``time.ticks_ms()``
+before it went out: the moment a loop that reads the clock once a frame
+painted it for.
+Until driven from outside, the wheel contacts the pin map names are closed
+(every wheel at position 0, as a new game has them) and no piece stands on
+a sensor.
 
 Files changed in the flash folder from the host are seen at the next reset.
 
@@ -18,13 +24,15 @@ node bridge (host/vpico.mjs), which runs the interpreter in a worker thread.
 Where it differs from a Pico (the WebAssembly port's limits, or not modelled):
 - Ctrl-C reaches a program only when it reads the clock or sleeps; a loop
   that does neither cannot be stopped (and mpremote then waits for ever).
-- raw-paste is refused, so mpremote copies in plain raw mode (~7 KB/s).
 - garbage is only collected between calls into the interpreter, never while
   main.py loops: its heap grows instead of hitting the Pico's ~190 KB.
 - asyncio is bound to node's event loop: no asyncio.run(), so a main.py
   built on asyncio does not run here; a plain loop does.
+- the watchdog, like Ctrl-C, bites only when the program reads the clock or
+  sleeps (it does keep running across soft resets, as the RP2040's does).
 - Timer callbacks and Pin.irq handlers run while the program sleeps; PIO,
-  UART, I2C, SPI and PWM are not there; ADC reads mid-scale.
+  UART, I2C, SPI and PWM are not there; ADC reads mid-scale; machine.mem32
+  knows only the watchdog's CTRL (its enable bit can be cleared) and REASON.
 - the banner and sys.implementation name the WebAssembly port; the 1408 KiB
   filesystem size is reported, not enforced; a hard reset does not drop the
   USB connection; mpremote's romfs does not work.

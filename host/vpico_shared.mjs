@@ -11,7 +11,8 @@ export const SENSOR_COUNT = 512; // 64 chained 74HC165s
 export const W = 0; // bytes written into the ring so far (by the bridge), wrapping
 export const R = 1; // bytes taken out of the ring so far (by the device), wrapping
 export const BOOTSEL = 2; // 1 while the BOOTSEL button is held
-export const PIN_IN = 8; // + gpio: level driven from outside: -1 none, 0 or 1
+export const PIN_IN = 8; // + gpio: level driven from outside: 0 or 1, -1 none, UNTOUCHED
+export const UNTOUCHED = -2; // never driven from outside: none, but a wheel contact starts closed
 export const PIN_OUT = PIN_IN + GPIO_COUNT; // + gpio: level the device drives: -1 never set
 export const PIN_MODE = PIN_OUT + GPIO_COUNT; // + gpio: machine.Pin mode, -1 unused
 export const PIN_PULL = PIN_MODE + GPIO_COUNT; // + gpio: 0 none, 1 PULL_UP, 2 PULL_DOWN
@@ -21,7 +22,7 @@ const CTL_SIZE = PIN_WRITES + GPIO_COUNT;
 export function sharedState() {
   const ctl = new Int32Array(new SharedArrayBuffer(4 * CTL_SIZE));
   for (let g = 0; g < GPIO_COUNT; g++) {
-    ctl[PIN_IN + g] = -1;
+    ctl[PIN_IN + g] = UNTOUCHED;
     ctl[PIN_OUT + g] = -1;
     ctl[PIN_MODE + g] = -1;
   }

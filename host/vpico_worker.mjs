@@ -3,7 +3,7 @@
 //
 // It reads serial input from the shared ring (host/vpico_shared.mjs), drives
 // the port's REPL with replProcessChar and adds what the port lacks for
-// mpremote: raw-paste is refused, a soft reset (Ctrl-D on an empty line)
+// mpremote: raw-paste mode, a soft reset (Ctrl-D on an empty line)
 // starts a fresh interpreter with the same files and runs boot.py (and
 // main.py from the friendly REPL) as rp2 does, and Ctrl-C interrupts running
 // code. The device's files live in the interpreter's in-memory filesystem
@@ -19,7 +19,7 @@ import { pathToFileURL } from "node:url";
 import { parentPort, workerData } from "node:worker_threads";
 import * as S from "./vpico_shared.mjs";
 
-const { loader, wasm, flashDir, libDir, heap, ctl, ring, sensors, resetCause } = workerData;
+const { loader, wasm, flashDir, libDir, heap, ctl, ring, sensors, resetCause, resetReason } = workerData;
 const MASK = S.RING_SIZE - 1;
 const LIB = "/.vpico"; // our machine, neopixel, rp2: outside the device's own files
 const HIDDEN = new Set(["dev", "proc", ".vpico"]); // Emscripten's and ours, not listed in /
@@ -33,8 +33,13 @@ const now = () => performance.timeOrigin + performance.now();
 let out = [];
 let lastFlush = 0;
 let prevByte = 0;
+let dropOK = 0; // bytes of the raw REPL's "OK" still to leave out (raw-paste acknowledges with \x04)
 function put(bytes) {
   for (const b of bytes) {
+    if (dropOK) {
+      dropOK--;
+      continue;
+    }
     if (b === 10 && prevByte !== 13 && intrChar !== -1) out.push(13);
     out.push(b);
     prevByte = b;
@@ -133,6 +138,12 @@ function readWiring() {
     if ([pins.sensor_latch, pins.sensor_clock, pins.sensor_data].every(Number.isInteger)) {
       chain = { latch: pins.sensor_latch, clock: pins.sensor_clock, data: pins.sensor_data };
     }
+    // the wheels stand at position 0, as a new game has them: both contacts closed
+    for (const [role, g] of Object.entries(pins)) {
+      if (/^wheel\d_[ab]$/.test(role) && Number.isInteger(g) && g >= 0 && g < S.GPIO_COUNT) {
+        Atomics.compareExchange(ctl, S.PIN_IN + g, S.UNTOUCHED, 0);
+      }
+    }
   } catch {
     // no pin map on the device: plain pins only
   }
@@ -169,10 +180,9 @@ const bridge = {
   },
   pin_write: pinWrite,
   pin_read: pinRead,
-  pin_level: (g) => ctl[S.PIN_IN + g], // for Pin.irq: the outside level, -1 when undriven
   bitstream: (g, timing, buf) => {
     const data = mp.PyProxy.toJs(buf);
-    parentPort.postMessage({ type: "frame", gpio: g, timing: mp.PyProxy.toJs(timing), data, t: now() });
+    parentPort.postMessage({ type: "frame", gpio: g, timing: mp.PyProxy.toJs(timing), data, t: now(), ticks: lastTicks });
   },
   bootsel: () => Atomics.load(ctl, S.BOOTSEL),
   // sleep up to ms, waking early for a Ctrl-C; true when interrupted
@@ -204,6 +214,13 @@ const bridge = {
   wdt_feed: () => {
     if (wdtTimeout) wdtDeadline = now() + wdtTimeout;
   },
+  // the RP2040's watchdog can be paused through its CTRL register (machine.mem32)
+  wdt_stop: () => {
+    wdtTimeout = 0;
+    wdtDeadline = 0;
+  },
+  wdt_running: () => wdtDeadline !== 0,
+  wdt_reason: () => resetReason,
 };
 
 // ---- the interpreter --------------------------------------------------------------
@@ -217,6 +234,10 @@ const LINUX_ERRNO = {
   58: 95, 59: 25, 60: 6, 63: 1, 64: 32, 68: 34, 69: 30, 70: 29, 71: 3, 73: 110, 74: 26, 75: 18, 138: 95,
 };
 const linux = (e) => LINUX_ERRNO[e] ?? e;
+const TICKS_MASK = 0x3fffffff; // time.ticks_ms() wraps at 2**30
+// The program's last reading of time.ticks_ms(), sent with each pixel frame: a
+// loop that reads the clock once per frame painted that frame for this moment.
+let lastTicks = 0;
 const instantiate = WebAssembly.instantiate;
 WebAssembly.instantiate = async (_binary, imports) => {
   for (const ns of new Set(Object.values(imports))) {
@@ -228,7 +249,9 @@ WebAssembly.instantiate = async (_binary, imports) => {
         // every read of the clock by the program is a chance to see a Ctrl-C
         ns[name] = () => {
           if (poll()) mp._module._mp_sched_keyboard_interrupt();
-          return f();
+          const t = f();
+          if (name === "mp_js_ticks_ms") lastTicks = t & TICKS_MASK;
+          return t;
         };
       }
     }
@@ -380,10 +403,15 @@ __vpico_run(${JSON.stringify(name)})
   flush();
 }
 
-// ---- the REPL, with raw-paste refused and soft resets done here -------------------
+// ---- the REPL, with raw-paste and soft resets done here ----------------------------
 let rawMode = false; // the REPL's mode survives a soft reset, as on the Pico
 let rawLen = 0; // bytes of the raw REPL's current command
 let pasteStep = 0; // 1 after Ctrl-E, 2 after Ctrl-E A
+// Raw-paste (mpremote's fast way in): the host sends up to PASTE_WINDOW bytes
+// ahead and a further window after each \x01; Ctrl-D ends the code.
+const PASTE_WINDOW = 4096;
+let paste = null; // the code being pasted
+let pasteRemain = 0;
 
 async function start(kind) {
   parentPort.postMessage({ type: "boot", kind, t: now() });
@@ -422,7 +450,30 @@ function feed(b) {
   return (rc & 0x100) !== 0 || softResetAsked;
 }
 
+// A byte of raw-paste. At the end the code goes through the port's raw REPL,
+// which runs it and frames the output as raw-paste does, but for its "OK".
+function pasted(b) {
+  if (b !== 4 && b !== 3) {
+    paste.push(b);
+    if (--pasteRemain === 0) {
+      say("\x01");
+      flush();
+      pasteRemain = PASTE_WINDOW;
+    }
+    return false;
+  }
+  // Ctrl-D: the end of the code; Ctrl-C: given up, which the device reports as an interrupt
+  const code = b === 4 ? paste : [...Buffer.from("raise KeyboardInterrupt")];
+  paste = null;
+  say("\x04");
+  for (const c of code.length ? code : [10]) feed(c); // an empty command would be a soft reset
+  dropOK = 2;
+  rawLen = 0;
+  return feed(4);
+}
+
 function handle(b) {
+  if (paste) return pasted(b);
   if (pasteStep === 1) {
     pasteStep = 0;
     if (b === 0x41) {
@@ -434,8 +485,10 @@ function handle(b) {
   } else if (pasteStep === 2) {
     pasteStep = 0;
     if (b === 1) {
-      say("R\x00"); // raw-paste understood but not supported: mpremote falls back to raw mode
+      say(`R\x01${String.fromCharCode(PASTE_WINDOW & 0xff, PASTE_WINDOW >> 8)}`);
       flush();
+      paste = [];
+      pasteRemain = PASTE_WINDOW;
       return false;
     }
     rawLen += 2;

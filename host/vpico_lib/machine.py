@@ -182,6 +182,33 @@ class WDT:
         _vpico.wdt_feed()
 
 
+class _Mem32:
+    """machine.mem32, for the one RP2040 register the virtual Pico models:
+    the watchdog's CTRL (ENABLE, bit 30; cleared through its atomic alias), and
+    REASON (bit 0: the last reset was the watchdog timer, bit 1: forced)."""
+
+    _CTRL = 0x40058000
+    _REASON = 0x40058008
+    _CLEAR = 0x3000  # atomic bit-clear alias
+    _ENABLE = 1 << 30
+
+    def __getitem__(self, addr):
+        if addr == self._CTRL:
+            return self._ENABLE if _vpico.wdt_running() else 0
+        if addr == self._REASON:
+            return _vpico.wdt_reason()
+        raise ValueError("the virtual Pico does not model address 0x%08x" % addr)
+
+    def __setitem__(self, addr, value):
+        if addr != self._CTRL + self._CLEAR:
+            raise ValueError("the virtual Pico does not model address 0x%08x" % addr)
+        if value & self._ENABLE:
+            _vpico.wdt_stop()
+
+
+mem32 = _Mem32()
+
+
 class RTC:
     _offset = 0  # seconds the clock was set away from the host's
 
