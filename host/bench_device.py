@@ -45,7 +45,9 @@ PRESS_AT = 5  # ms into the simulated loop when the die button goes down
 POLLS = 3000  # polls per input port in the allocation count
 WHITE = (255, 255, 255)
 # the hal modules a device running a game holds (not hal.simulated, which stays on the PC)
-HAL = ("buttons", "die", "pins", "pixels", "sensors", "storage", "strip_micropython", "ticks", "wheels")
+# the hal modules that stay loaded while a game runs (app.device unloads hal.pins
+# with app.startup once the board has started)
+HAL = ("buttons", "die", "pixels", "sensors", "storage", "strip_micropython", "ticks", "wheels")
 
 
 async def pause():
@@ -384,14 +386,15 @@ def unpack(path, root):
 
 
 def app_modules(root):
-    """The modules of the controller (app/) under ``root``; none before it exists."""
+    """The modules of the controller (app/) under ``root`` that stay loaded
+    while a game runs (app.device unloads app.startup once it has started)."""
     import os
 
     try:
         files = sorted(os.listdir(root + "/app"))
     except OSError:
         return []
-    return ["app." + f[:-4] for f in files if f.endswith(".mpy") and f != "__init__.mpy"]
+    return ["app." + f[:-4] for f in files if f.endswith(".mpy") and f not in ("__init__.mpy", "startup.mpy")]
 
 
 def play_to_the_end(game, seed):

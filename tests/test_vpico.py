@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from app import colours as C
-from app import device
+from app import device, startup
 from app.keeper import Keeper
 from app.paint import paint
 from hal.pixels import Pixels
@@ -239,6 +239,8 @@ def test_ctrl_c_stops_the_game_and_its_watchdog_and_the_repl_is_free(pico):
     files = eval(files)
     assert "app/device.mpy" in files and "hal/pixels.mpy" in files  # main.py ran on the precompiled modules ...
     assert all(f.endswith(".mpy") for f in files), files  # ... and only on them
+    # the start-up code was unloaded once the game ran, leaving its RAM to the game
+    assert "app/startup.mpy" not in files and "hal/pins.mpy" not in files
 
 
 def test_piece_sensors_read_through_the_74hc165_chain(pico):
@@ -325,8 +327,8 @@ def test_a_fault_is_logged_and_the_log_stays_small(pico):
     # the controller of main.py, with a die button whose pin read fails: the controller
     # catches it, and main.py's log puts it on the console and in /error.log
     code = (
-        "import app.device as d\n"
-        "ctl = d.start(d.read_config())\n"
+        "import app.device as d, app.startup as s\n"
+        "ctl = s.start(s.read_config())\n"
         "def broken():\n"
         "    raise OSError(5)\n"
         "ctl.ports.buttons[0]._read = broken\n"
@@ -381,13 +383,13 @@ def test_a_configuration_error_is_named_and_blinks_the_first_pixel_red(pico, bui
         since = mark(pico)
         seen = console_after_reset(pico, message)
         assert message in seen, seen
-        assert device.RESTART in seen
+        assert startup.RESTART in seen
         assert message in (pico.flash / "error.log").read_text()
         # the first pixel blinks red, every other pixel is dark; the board does not restart
         on = first_frame(pico, since)
         off = first_frame(pico, (on["n"] + 1, since[1]))
-        assert bytes.fromhex(on["hex"]) == wire(device.BLANK, (0, 255, 0, 0))
-        assert bytes.fromhex(off["hex"]) == wire(device.BLANK)
+        assert bytes.fromhex(on["hex"]) == wire(startup.BLANK, (0, 255, 0, 0))
+        assert bytes.fromhex(off["hex"]) == wire(startup.BLANK)
         assert len(pico.status()["resets"]) == resets + 1  # the reset button, no more
     finally:
         (pico.flash / path).write_bytes((build_dir / path).read_bytes())

@@ -1,16 +1,8 @@
-"""The board's start-up on the Pico, and the loop that runs its game.
+"""The board on the Pico: the game loop under the watchdog, and the log.
 
-``main.py`` calls ``run()``. It reads ``/config.json`` (as host/build.py
-writes it)::
-
-    {"board": "detour", "pins": "hardware/pins.json", "input": "sensors",
-     "players": 2, "options": {}}
-
-("input": "sensors" reads the pieces through the 74HC165 chain, "buttons"
-plays without sensors; a field left out takes the value shown, but the
-board), then the board file ``/boards/<board>.json`` and the pin map, builds
-the hal ports on the Pico's pins, resumes the saved game (or starts a new
-one) and ticks the controller every few milliseconds.
+``main.py`` calls ``run()``: ``app.startup`` reads the configuration, builds
+the ports and resumes the saved game (or starts a new one); it is then
+unloaded, and the controller ticks every few milliseconds.
 
 Nothing here ends in a reset loop. A configuration error is printed naming
 the file and the field, appended to ``/error.log``, and the first pixel
@@ -25,25 +17,13 @@ again, so the REPL stays usable for as long as needed. MicroPython has no
 call to stop it, so the RP2040's watchdog enable bit is cleared directly.
 """
 
-import json
 import os
 import time
 
-from hal.pins import USABLE, load_pins
-from rules.core import BoardError, field
-
-CONFIG = "/config.json"
 ERROR_LOG = "/error.log"
 LOG_LIMIT = 4096  # bytes; past it the older half of the log is dropped
-DEFAULTS = (("pins", "hardware/pins.json"), ("input", "sensors"), ("players", 2), ("options", {}))
-FIELDS = ("board",) + tuple(name for name, _ in DEFAULTS)
-INPUTS = ("sensors", "buttons")
-SENSOR_ROLES = ("sensor_latch", "sensor_clock", "sensor_data")
 LOOP_MS = 5  # the pause between two ticks: a die press shows within a frame
 WATCHDOG_MS = 8000  # the RP2040's longest is 8388
-BLINK_MS = 500  # the error signal: the first pixel red for 0.5 s, off for 0.5 s
-REPEAT_BLINKS = 10  # the error message again every 10 blinks, for a console opened later
-BLANK = 256  # the error frame clears this many pixels: more than any board has
 # RP2040 datasheet, 4.7: the watchdog's CTRL register (0x40058000) through its
 # atomic bit-clear alias (+0x3000), whose bit 30 is ENABLE; and its REASON
 # register, bit 0 set after a reset by the timer running out (machine.reset()
@@ -52,11 +32,6 @@ WATCHDOG_CTRL_CLEAR = 0x4005B000
 WATCHDOG_ENABLE = 1 << 30
 WATCHDOG_REASON = 0x40058008
 WATCHDOG_TIMER = 1
-RESTART = "Fix it, then restart the board: make flash, or Ctrl-C and Ctrl-D in make repl."
-
-
-class ConfigError(ValueError):
-    """A file the board cannot start with; the message names the file and the field."""
 
 
 def log(text):
@@ -79,183 +54,6 @@ def log(text):
         pass  # a full or failing flash must not stop the board
 
 
-def read_json(path, missing="make flash puts it on the Pico"):
-    name = path[1:]
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except OSError:
-        raise ConfigError("%s: the file is missing (%s)" % (name, missing))
-    except ValueError:
-        raise ConfigError("%s: not valid JSON" % name)
-
-
-def _boards():
-    try:
-        return ", ".join(sorted(name[:-5] for name in os.listdir("/boards") if name.endswith(".json")))
-    except OSError:
-        return "none"
-
-
-def read_config():
-    """/config.json as a dict with every field, checked."""
-    data = read_json(CONFIG)
-    if not isinstance(data, dict):
-        raise ConfigError('config.json: must be a JSON object such as {"board": "detour"}')
-    for name in data:
-        if name not in FIELDS:
-            raise ConfigError("config.json: unknown field %r (known: %s)" % (name, ", ".join(FIELDS)))
-    config = dict(DEFAULTS)
-    config.update(data)
-    where = "config.json"
-    if "board" not in config:
-        raise ConfigError("config.json: field 'board' is missing; the boards on this Pico: %s" % _boards())
-    field(config, "board", str, where, ConfigError)
-    field(config, "pins", str, where, ConfigError)
-    if field(config, "input", str, where, ConfigError) not in INPUTS:
-        raise ConfigError('config.json: field \'input\' is %r; use "sensors" or "buttons" (no piece sensors)'
-                          % config["input"])
-    field(config, "players", int, where, ConfigError)
-    field(config, "options", dict, where, ConfigError)
-    return config
-
-
-def read_pins(config):
-    """The pin map the config names, checked against what the board needs."""
-    name = config["pins"]
-    data = read_json("/" + name)
-    try:
-        pins = load_pins(data)
-    except ValueError as err:
-        raise ConfigError("%s: %s" % (name, err))
-    if config["input"] == "sensors":
-        for role in SENSOR_ROLES:
-            if role not in pins:
-                raise ConfigError("%s: role %r is missing: config.json's input \"sensors\" reads the 74HC165 "
-                                  "chain on it (or set input to \"buttons\")" % (name, role))
-    return pins
-
-
-def new_game(config):
-    """A new game on the board the config names."""
-    from rules.games import new_game as make
-
-    name = "boards/%s.json" % config["board"]
-    data = read_json("/" + name, "config.json's field 'board' names it; the boards on this Pico: %s" % _boards())
-    try:
-        return make(field(data, "game", str, "board", BoardError), data, config["players"], config["options"])
-    except BoardError as err:
-        raise ConfigError("%s: %s" % (name, err))
-    except ValueError as err:  # the players or options do not suit the game
-        raise ConfigError("config.json: %s" % err)
-
-
-def wheel_count(game, pins, name):
-    """How many wheels are read by encoders: all of the game's, or none when
-    the pin map ``name`` has no wheel pins (wheel turns are then picked with
-    the buttons)."""
-    count = len(getattr(game, "wheels", ()))
-    if not count or "wheel1_a" not in pins:
-        return 0
-    for w in range(2, count + 1):
-        if "wheel%d_a" % w not in pins:
-            raise ConfigError("%s: role 'wheel%d_a' is missing: the board has %d wheels (leave out every wheel "
-                              "role to pick wheel turns with the buttons)" % (name, w, count))
-    return count
-
-
-def ports(game, pins, config, wheels):
-    """The hal ports on the Pico's pins."""
-    from machine import Pin
-
-    from app.controller import Ports
-    from hal.buttons import Button
-    from hal.die import Chance
-    from hal.pixels import Pixels
-    from hal.sensors import Sensors, ShiftIn
-    from hal.strip_micropython import transmitter
-    from hal.wheels import Wheels
-
-    board = game.board
-    buttons = tuple(Button(Pin(pins[role], Pin.IN, Pin.PULL_UP)) for role in ("die1", "die2"))
-    sensors = None
-    if config["input"] == "sensors":
-        chain = ShiftIn(Pin(pins["sensor_latch"], Pin.OUT), Pin(pins["sensor_clock"], Pin.OUT),
-                        Pin(pins["sensor_data"], Pin.IN), (board.sensors + 7) // 8)
-        sensors = Sensors(chain.read, board.sensors)
-    encoders = None
-    if wheels:
-        encoders = Wheels(tuple(_encoder(Pin(pins["wheel%d_a" % w], Pin.IN, Pin.PULL_UP),
-                                         Pin(pins["wheel%d_b" % w], Pin.IN, Pin.PULL_UP))
-                                for w in range(1, wheels + 1)), wheels)
-    return Ports(Pixels(board.pixels, transmitter(pins["pixels"])), buttons, Chance(os.urandom), sensors, encoders)
-
-
-def _encoder(a, b):
-    return lambda: a.value() << 1 | b.value()
-
-
-def start(config):
-    """The controller on the saved game (or a new one), ready to tick."""
-    from app.controller import Controller
-    from app.keeper import Keeper
-
-    pins = read_pins(config)
-    fresh = new_game(config)
-    wheels = wheel_count(fresh, pins, config["pins"])
-    hardware = ports(fresh, pins, config, wheels)
-    keeper = Keeper("/")
-    game, note = keeper.resume(fresh)
-    if note and (game is not None or _exists(keeper.record_path)):
-        log(note)  # (on a Pico that never played there is simply nothing to resume)
-    if game is None:
-        keeper.begin(fresh)
-        game = fresh
-    print("%s, %d players, %s%s: %s" % (
-        config["board"], game.players, "piece sensors" if hardware.sensors else "moves picked with the buttons",
-        ", wheel encoders" if wheels else "",
-        "a new game" if game is fresh else "the saved game resumed after %d steps" % keeper.steps))
-    return Controller(game, hardware, keeper, log)
-
-
-def _exists(path):
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
-
-
-def _pixel_pin(path):
-    """The pixel data pin as far as the pin map can be read, or None."""
-    try:
-        gpio = read_json(path)["pixels"]
-    except (ValueError, KeyError, TypeError):
-        return None
-    return gpio if type(gpio) is int and gpio in USABLE else None
-
-
-def halt(message, gpio):
-    """Report ``message`` and blink the first pixel red until Ctrl-C or a restart."""
-    log(message)
-    print(RESTART)
-    pixels = None
-    if gpio is not None:
-        from hal.pixels import Pixels
-        from hal.strip_micropython import transmitter
-
-        pixels = Pixels(BLANK, transmitter(gpio))
-    blinks = 0
-    while True:
-        if pixels:
-            pixels.set(0, 0 if blinks & 1 else 255, 0, 0)
-            pixels.show()
-        time.sleep_ms(BLINK_MS)
-        blinks += 1
-        if blinks % REPEAT_BLINKS == 0:
-            print(message)
-
-
 def stop_watchdog():
     import machine
 
@@ -276,22 +74,44 @@ def play(ctl):
         stop_watchdog()
 
 
+def _started():
+    """The controller, ready to tick; a configuration error halts here."""
+    import gc
+    import sys
+
+    from app import startup
+
+    try:
+        ctl = startup.start(startup.read_config())
+    except startup.ConfigError as err:
+        startup.halt(str(err), startup.pixel_gpio())  # until Ctrl-C or a restart
+        raise
+    import app
+    import hal
+
+    # not needed again: their code leaves the RAM to the game (the package
+    # holds a reference to a module it imported, as sys.modules does)
+    for package, name in ((app, "startup"), (hal, "pins")):
+        sys.modules.pop(package.__name__ + "." + name, None)
+        if hasattr(package, name):
+            delattr(package, name)
+    gc.collect()
+    return ctl
+
+
 def run():
     import machine
     import sys
 
     if machine.mem32[WATCHDOG_REASON] & WATCHDOG_TIMER:
         log("restarted by the watchdog: the game loop hung")
-    pin_map = "/hardware/pins.json"  # where the pixel pin is, for the error signal
     try:
         try:
-            config = read_config()
-            pin_map = "/%s" % config["pins"]
-            play(start(config))
-        except ConfigError as err:
-            halt(str(err), _pixel_pin(pin_map))
+            play(_started())
         except Exception as err:  # a bug or a failing part: show it, never restart into it again and again
             sys.print_exception(err)
-            halt("stopped by an error: %r" % err, _pixel_pin(pin_map))
+            from app.startup import halt, pixel_gpio
+
+            halt("stopped by an error: %r" % err, pixel_gpio())
     except KeyboardInterrupt:
         print("stopped (Ctrl-C); the game is saved. Ctrl-D starts it again.")

@@ -1,0 +1,224 @@
+"""The board's start-up on the Pico: configuration, ports, the game.
+
+``start()`` reads ``/config.json`` (as host/build.py writes it)::
+
+    {"board": "detour", "pins": "hardware/pins.json", "input": "sensors",
+     "players": 2, "options": {}}
+
+("input": "sensors" reads the pieces through the 74HC165 chain, "buttons"
+plays without sensors; a field left out takes the value shown, but the
+board), then the board file ``/boards/<board>.json`` and the pin map, builds
+the hal ports on the Pico's pins and resumes the saved game (or starts a new
+one). A configuration error is a ``ConfigError`` naming the file and the
+field; ``halt`` shows it. ``app.device`` unloads this module once the game
+runs, so its code leaves the RAM to the game.
+"""
+
+import json
+import os
+import time
+
+from app.device import log
+from hal.pins import USABLE, load_pins
+from rules.core import BoardError, field
+
+CONFIG = "/config.json"
+PIN_MAP = "/hardware/pins.json"  # the pin map when the config cannot be read
+DEFAULTS = (("pins", "hardware/pins.json"), ("input", "sensors"), ("players", 2), ("options", {}))
+FIELDS = ("board",) + tuple(name for name, _ in DEFAULTS)
+INPUTS = ("sensors", "buttons")
+SENSOR_ROLES = ("sensor_latch", "sensor_clock", "sensor_data")
+BLINK_MS = 500  # the error signal: the first pixel red for 0.5 s, off for 0.5 s
+REPEAT_BLINKS = 10  # the error message again every 10 blinks, for a console opened later
+BLANK = 256  # the error frame clears this many pixels: more than any board has
+RESTART = "Fix it, then restart the board: make flash, or Ctrl-C and Ctrl-D in make repl."
+
+
+class ConfigError(ValueError):
+    """A file the board cannot start with; the message names the file and the field."""
+
+
+def read_json(path, missing="make flash puts it on the Pico"):
+    name = path[1:]
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError:
+        raise ConfigError("%s: the file is missing (%s)" % (name, missing))
+    except ValueError:
+        raise ConfigError("%s: not valid JSON" % name)
+
+
+def _boards():
+    try:
+        return ", ".join(sorted(name[:-5] for name in os.listdir("/boards") if name.endswith(".json")))
+    except OSError:
+        return "none"
+
+
+def read_config():
+    """/config.json as a dict with every field, checked."""
+    data = read_json(CONFIG)
+    if not isinstance(data, dict):
+        raise ConfigError('config.json: must be a JSON object such as {"board": "detour"}')
+    for name in data:
+        if name not in FIELDS:
+            raise ConfigError("config.json: unknown field %r (known: %s)" % (name, ", ".join(FIELDS)))
+    config = dict(DEFAULTS)
+    config.update(data)
+    where = "config.json"
+    if "board" not in config:
+        raise ConfigError("config.json: field 'board' is missing; the boards on this Pico: %s" % _boards())
+    field(config, "board", str, where, ConfigError)
+    field(config, "pins", str, where, ConfigError)
+    if field(config, "input", str, where, ConfigError) not in INPUTS:
+        raise ConfigError('config.json: field \'input\' is %r; use "sensors" or "buttons" (no piece sensors)'
+                          % config["input"])
+    field(config, "players", int, where, ConfigError)
+    field(config, "options", dict, where, ConfigError)
+    return config
+
+
+def read_pins(config):
+    """The pin map the config names, checked against what the board needs."""
+    name = config["pins"]
+    data = read_json("/" + name)
+    try:
+        pins = load_pins(data)
+    except ValueError as err:
+        raise ConfigError("%s: %s" % (name, err))
+    if config["input"] == "sensors":
+        for role in SENSOR_ROLES:
+            if role not in pins:
+                raise ConfigError("%s: role %r is missing: config.json's input \"sensors\" reads the 74HC165 "
+                                  "chain on it (or set input to \"buttons\")" % (name, role))
+    return pins
+
+
+def new_game(config):
+    """A new game on the board the config names."""
+    from rules.games import new_game as make
+
+    name = "boards/%s.json" % config["board"]
+    data = read_json("/" + name, "config.json's field 'board' names it; the boards on this Pico: %s" % _boards())
+    try:
+        return make(field(data, "game", str, "board", BoardError), data, config["players"], config["options"])
+    except BoardError as err:
+        raise ConfigError("%s: %s" % (name, err))
+    except ValueError as err:  # the players or options do not suit the game
+        raise ConfigError("config.json: %s" % err)
+
+
+def wheel_count(game, pins, name):
+    """How many wheels are read by encoders: all of the game's, or none when
+    the pin map ``name`` has no wheel pins (wheel turns are then picked with
+    the buttons)."""
+    count = len(getattr(game, "wheels", ()))
+    if not count or "wheel1_a" not in pins:
+        return 0
+    for w in range(2, count + 1):
+        if "wheel%d_a" % w not in pins:
+            raise ConfigError("%s: role 'wheel%d_a' is missing: the board has %d wheels (leave out every wheel "
+                              "role to pick wheel turns with the buttons)" % (name, w, count))
+    return count
+
+
+def ports(game, pins, config, wheels):
+    """The hal ports on the Pico's pins."""
+    from machine import Pin
+
+    from app.controller import Ports
+    from hal.buttons import Button
+    from hal.die import Chance
+    from hal.pixels import Pixels
+    from hal.sensors import Sensors, ShiftIn
+    from hal.strip_micropython import transmitter
+    from hal.wheels import Wheels
+
+    board = game.board
+    buttons = tuple(Button(Pin(pins[role], Pin.IN, Pin.PULL_UP)) for role in ("die1", "die2"))
+    sensors = None
+    if config["input"] == "sensors":
+        chain = ShiftIn(Pin(pins["sensor_latch"], Pin.OUT), Pin(pins["sensor_clock"], Pin.OUT),
+                        Pin(pins["sensor_data"], Pin.IN), (board.sensors + 7) // 8)
+        sensors = Sensors(chain.read, board.sensors)
+    encoders = None
+    if wheels:
+        encoders = Wheels(tuple(_encoder(Pin(pins["wheel%d_a" % w], Pin.IN, Pin.PULL_UP),
+                                         Pin(pins["wheel%d_b" % w], Pin.IN, Pin.PULL_UP))
+                                for w in range(1, wheels + 1)), wheels)
+    return Ports(Pixels(board.pixels, transmitter(pins["pixels"])), buttons, Chance(os.urandom), sensors, encoders)
+
+
+def _encoder(a, b):
+    return lambda: a.value() << 1 | b.value()
+
+
+def start(config):
+    """The controller on the saved game (or a new one), ready to tick."""
+    from app.controller import Controller
+    from app.keeper import Keeper
+
+    pins = read_pins(config)
+    fresh = new_game(config)
+    wheels = wheel_count(fresh, pins, config["pins"])
+    hardware = ports(fresh, pins, config, wheels)
+    keeper = Keeper("/")
+    game, note = keeper.resume(fresh)
+    if note and (game is not None or _exists(keeper.record_path)):
+        log(note)  # (on a Pico that never played there is simply nothing to resume)
+    if game is None:
+        keeper.begin(fresh)
+        game = fresh
+    print("%s, %d players, %s%s: %s" % (
+        config["board"], game.players, "piece sensors" if hardware.sensors else "moves picked with the buttons",
+        ", wheel encoders" if wheels else "",
+        "a new game" if game is fresh else "the saved game resumed after %d steps" % keeper.steps))
+    return Controller(game, hardware, keeper, log)
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+def _pixel_pin(path):
+    """The pixel data pin as far as the pin map can be read, or None."""
+    try:
+        gpio = read_json(path)["pixels"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return gpio if type(gpio) is int and gpio in USABLE else None
+
+
+def halt(message, gpio):
+    """Report ``message`` and blink the first pixel red until Ctrl-C or a restart."""
+    log(message)
+    print(RESTART)
+    pixels = None
+    if gpio is not None:
+        from hal.pixels import Pixels
+        from hal.strip_micropython import transmitter
+
+        pixels = Pixels(BLANK, transmitter(gpio))
+    blinks = 0
+    while True:
+        if pixels:
+            pixels.set(0, 0 if blinks & 1 else 255, 0, 0)
+            pixels.show()
+        time.sleep_ms(BLINK_MS)
+        blinks += 1
+        if blinks % REPEAT_BLINKS == 0:
+            print(message)
+
+
+def pixel_gpio():
+    """The pixel data pin of the pin map the config names (or the usual one), or None."""
+    try:
+        path = "/%s" % read_config()["pins"]
+    except ConfigError:
+        path = PIN_MAP
+    return _pixel_pin(path)
