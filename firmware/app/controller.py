@@ -71,6 +71,7 @@ class Controller:
         self.hint_ms = hint_ms
         self.faults = 0
         self.now = 0
+        self._woke = None  # the first tick: the sensors read nothing settled before it
         self._last_draw = None
         self._shown = bytearray(len(ports.pixels.frame))
         extras = game.board.extras
@@ -178,6 +179,8 @@ class Controller:
     def tick(self, now):
         """Poll every input once, act, and send a frame if it changed."""
         self.now = now
+        if self._woke is None:
+            self._woke = now
         if self.prompt >= 0 and diff(now, self.prompt) > PROMPT_MS:
             self.prompt = -1  # the offer of a new game lapses
         for part in (self._poll_buttons, self._poll_sensors, self._poll_wheels):
@@ -311,6 +314,8 @@ class Controller:
             self._pocket()
             return
         self.here[s] = 1 if sensors.occupied(n) else 0
+        if self.settling():
+            return  # the pieces standing at power-up are still being read: nothing was moved
         if self.choice and not self.here[s]:
             self.choice = ()  # a piece lifted again: the player is not done moving
             self._offer()
@@ -460,8 +465,15 @@ class Controller:
             self._shown[:] = pixels.frame
             pixels.show()
 
+    def settling(self):
+        """Whether the inputs are still being read for the first time after power-up."""
+        sensors = self.ports.sensors
+        return self._woke is None or sensors is not None and diff(self.now, self._woke) <= sensors.place_ms
+
     def mismatch(self):
         """What disagrees with the rules now: (wrong spaces, missing spaces, wrong wheels)."""
+        if self.settling():
+            return (), (), ()
         if self.expected is None or self.ports.sensors is None:
             return (), (), self._wrong_wheels()
         lifted = self._lifted()
@@ -497,7 +509,7 @@ class Controller:
 
     def in_hand(self):
         """The space of the movable piece now lifted, or -1."""
-        if not self.moves or self.ports.sensors is None:
+        if not self.moves or self.ports.sensors is None or self.settling():
             return -1
         movable = self._movable()
         for f in self._lifted():

@@ -11,7 +11,8 @@ and ("wheel", w, look), ("dice", value...).
 
 from app import colours as C
 from hal.die import FACES
-from hal.simulated import Bytes, Rig
+from app.controller import Controller
+from hal.simulated import Bytes, Rig, SimBoard
 from rules.core import PHASE_NAMES
 from rules.games import new_game
 from support import board_data
@@ -435,3 +436,21 @@ def test_sniggle_pieces_light_in_the_colours_the_players_chose():
     led = rig.game.board.leds[rig.game.pos[0]]  # player 1's first piece
     r, g, b = frame[3 * led:3 * led + 3]
     assert g > 2 * r and g > 2 * b  # green
+
+
+def test_at_power_up_the_pieces_standing_are_read_before_the_board_is_judged():
+    game = new_game("detour", board_data("detour"), 2)
+    for text in TO_CAPTURE:
+        game.play_text(text)
+    before = game.save()
+    sim = SimBoard(game.board, wheels=4)
+    for s in range(len(game.board.ids)):
+        if game.occupancy()[s]:
+            sim.put(s)
+    ctl = Controller(game, sim.ports(Bytes((0,))), log=lambda text: None)
+    for now in range(1000, 1300, 5):  # the sensors need 300 ms to report a piece standing
+        ctl.tick(now)
+        assert ctl.mismatch() == ((), (), ()) and ctl.in_hand() < 0
+    for now in range(1300, 1700, 5):
+        ctl.tick(now)
+    assert not ctl.disagrees() and game.save() == before and ctl.faults == 0
