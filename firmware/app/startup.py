@@ -131,7 +131,7 @@ def ports(game, pins, config, wheels):
     from hal.buttons import Button
     from hal.die import Chance
     from hal.pixels import Pixels
-    from hal.sensors import Sensors, ShiftIn
+    from hal.sensors import BEAM_MS, Sensors, ShiftIn
     from hal.strip_micropython import transmitter
     from hal.wheels import Wheels
 
@@ -141,7 +141,12 @@ def ports(game, pins, config, wheels):
     if config["input"] == "sensors":
         chain = ShiftIn(Pin(pins["sensor_latch"], Pin.OUT), Pin(pins["sensor_clock"], Pin.OUT),
                         Pin(pins["sensor_data"], Pin.IN), (board.sensors + 7) // 8)
-        sensors = Sensors(chain.read, board.sensors)
+        if game.occupancy() is None:
+            # a flicking game's pocket beams: a counter dropping through blocks one
+            # for a few tens of ms, far shorter than a piece set down stays
+            sensors = Sensors(chain.read, board.sensors, place_ms=BEAM_MS, lift_ms=BEAM_MS)
+        else:
+            sensors = Sensors(chain.read, board.sensors)
     encoders = None
     if wheels:
         encoders = Wheels(tuple(_encoder(Pin(pins["wheel%d_a" % w], Pin.IN, Pin.PULL_UP),

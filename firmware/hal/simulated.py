@@ -10,7 +10,7 @@ so everything above the pins runs unchanged. It does not go onto the Pico.
 from hal.buttons import Button
 from hal.die import Chance
 from hal.pixels import Pixels
-from hal.sensors import Sensors
+from hal.sensors import BEAM_MS, Sensors
 from hal.wheels import POSITION, Wheels
 
 
@@ -97,14 +97,17 @@ class SimBoard:
     def _codes(self):
         return self.codes
 
-    def ports(self, urandom, brightness=0.5, budget_ma=None):
+    def ports(self, urandom, beams=False):
+        """The hal ports on these pins; ``beams``: the sensors are pocket beams
+        (a flicking game), read with their short debounce as the Pico does."""
         from app.controller import Ports
 
-        count = self.board.pixels
-        pixels = Pixels(count, self.transmit, brightness=brightness) if budget_ma is None else \
-            Pixels(count, self.transmit, brightness=brightness, budget_ma=budget_ma)
+        pixels = Pixels(self.board.pixels, self.transmit)
         buttons = tuple(Button(self._reader(i)) for i in range(len(self.levels)))
-        sensors = Sensors(self._bits, self.board.sensors) if self.has_sensors else None
+        sensors = None
+        if self.has_sensors:
+            count = self.board.sensors
+            sensors = Sensors(self._bits, count, place_ms=BEAM_MS, lift_ms=BEAM_MS) if beams else Sensors(self._bits, count)
         wheels = Wheels(self._codes, self.wheel_count) if self.wheel_count else None
         return Ports(pixels, buttons, Chance(urandom), sensors, wheels)
 
@@ -132,7 +135,8 @@ class Rig:
             self.sim.set_wheel(w, game.wheels[w])
         if sensors:
             self.match(game)
-        self.ctl = Controller(game, self.sim.ports(urandom), keeper, log or (lambda text: None))
+        ports = self.sim.ports(urandom, beams=game.occupancy() is None)
+        self.ctl = Controller(game, ports, keeper, log or (lambda text: None))
         self.run(400)  # the sensors settle on the pieces standing at power-up
 
     def match(self, game):
