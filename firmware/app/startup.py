@@ -20,6 +20,7 @@ import time
 
 from app.device import log
 from hal.pins import USABLE, load_pins
+from hal.storage import exists
 from rules.core import BoardError, field
 
 CONFIG = "/config.json"
@@ -170,7 +171,7 @@ def start(config):
     hardware = ports(fresh, pins, config, wheels)
     keeper = Keeper("/")
     game, note = keeper.resume(fresh)
-    if note and (game is not None or _exists(keeper.record_path)):
+    if note and (game is not None or exists(keeper.record_path)):
         log(note)  # (on a Pico that never played there is simply nothing to resume)
     if game is None:
         keeper.begin(fresh)
@@ -180,14 +181,6 @@ def start(config):
         ", wheel encoders" if wheels else "",
         "a new game" if game is fresh else "the saved game resumed after %d steps" % keeper.steps))
     return Controller(game, hardware, keeper, log)
-
-
-def _exists(path):
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
 
 
 def _pixel_pin(path):

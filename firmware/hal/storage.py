@@ -77,7 +77,7 @@ def unpack(blob):
     return data
 
 
-def _exists(path):
+def exists(path):
     try:
         os.stat(path)
         return True
@@ -89,7 +89,7 @@ def _rename(old, new):
     try:
         os.rename(old, new)
     except OSError:
-        if not _exists(old) or not _exists(new):
+        if not exists(old) or not exists(new):
             raise
         os.remove(new)
         os.rename(old, new)
@@ -114,11 +114,11 @@ def _good(path):
 
 def save(path, data):
     """Store ``data`` (bytes, or text as UTF-8) at ``path``, atomically."""
-    if not _exists(path) and _good(path + NEW):
+    if not exists(path) and _good(path + NEW):
         _rename(path + NEW, path)
     with open(path + NEW, "wb") as f:
         f.write(pack(data))
-    if _exists(path):
+    if exists(path):
         _rename(path, path + OLD)
     _rename(path + NEW, path)
 
