@@ -53,7 +53,8 @@ play: $(VENV)/.installed ## play on a simulated board in the terminal: the real 
 watch: $(VENV)/.installed ## watch computer players play a game in the terminal (GAME=, SEED=, PLAYERS=, SEATS=, OPTIONS=, RECORD=)
 	$(PY) -m host.sim --auto --game $(GAME) --seed $(SEED) --players $(PLAYERS) --seats $(SEATS) $(foreach o,$(OPTIONS),--option $(o)) $(if $(RECORD),--record $(RECORD))
 
-sim: watch ## the same as make watch
+sim: $(VENV)/.installed ## the board in a browser: open the address it prints (PORT=8000)
+	$(PY) -m host.web --port $(or $(PORT),8000)
 
 replay: $(VENV)/.installed ## replay a game record: make replay FILE=game.jsonl
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=game.jsonl" >&2; exit 2; }

@@ -72,6 +72,7 @@ class Controller:
         self.faults = 0
         self.now = 0
         self._woke = None  # the first tick: the sensors read nothing settled before it
+        self._settled = ports.sensors is None
         self._last_draw = None
         self._shown = bytearray(len(ports.pixels.frame))
         extras = game.board.extras
@@ -305,6 +306,11 @@ class Controller:
             return
         n = sensors.poll(now)
         if n is None:
+            # the pieces standing at power-up have all been reported once the
+            # sensors' settling time has passed and none is left to report
+            if not self._settled and diff(now, self._woke) > sensors.place_ms:
+                self._settled = True
+                self._event_now()
             return
         s = self._sensor_space[n] if n < len(self._sensor_space) else EMPTY
         if s == EMPTY:
@@ -466,9 +472,8 @@ class Controller:
             pixels.show()
 
     def settling(self):
-        """Whether the inputs are still being read for the first time after power-up."""
-        sensors = self.ports.sensors
-        return self._woke is None or sensors is not None and diff(self.now, self._woke) <= sensors.place_ms
+        """Whether the pieces standing at power-up are still being read."""
+        return not self._settled
 
     def mismatch(self):
         """What disagrees with the rules now: (wrong spaces, missing spaces, wrong wheels)."""

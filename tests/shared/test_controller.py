@@ -454,3 +454,10 @@ def test_at_power_up_the_pieces_standing_are_read_before_the_board_is_judged():
     for now in range(1300, 1700, 5):
         ctl.tick(now)
     assert not ctl.disagrees() and game.save() == before and ctl.faults == 0
+
+
+def test_a_resumed_game_does_not_move_by_itself_while_the_standing_pieces_are_read():
+    # player 2 may move a marble from the tail stack onto square 3, where player 1's stands:
+    # the pieces reported one by one at power-up must not look like that move
+    rig = start("mehen", steps=("FFR", "a", "FFR"), dice=(3,))
+    assert rig.game.marbles == [2, 0, 0, 0, 0, 0] and rig.game.phase == 1 and not rig.ctl.disagrees()
