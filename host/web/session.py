@@ -470,8 +470,11 @@ class Session:
             return []
 
     def _record_lines(self):
-        with open(self.keeper.record_path) as f:
-            return [text.strip() for text in f if text.strip()]
+        try:
+            with open(self.keeper.record_path) as f:
+                return [text.strip() for text in f if text.strip()]
+        except FileNotFoundError:  # the session was closed, its folder removed
+            return []
 
     def record_text(self):
         with self.lock:
