@@ -10,6 +10,7 @@ import pytest
 
 from app.keeper import RECORD, Keeper
 from hal.simulated import Rig
+from test_controller_saving import Dice
 from rules.games import new_game
 from rules.players import RandomPlayer
 from rules.playout import Rng
@@ -26,7 +27,7 @@ def test_a_whole_game_on_the_board(tmp_path, name, players, options):
     game = new_game(name, board_data(name), players, options)
     keeper = Keeper(str(tmp_path) + os.sep)
     keeper.begin(game)
-    rig = Rig(game, os.urandom, keeper=keeper)
+    rig = Rig(game, Dice(len(name) * players), keeper=keeper)
     bot = RandomPlayer(Rng(len(name) + players))
     pixels = rig.ctl.ports.pixels
     highest = 0

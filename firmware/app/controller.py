@@ -120,6 +120,7 @@ class Controller:
         game = self.game
         self.expected = game.occupancy()
         self.owners = game.owners()
+        self._await()
         self.moves = game.moves() if game.phase == DECIDE else ()
         # moves that end where they began: the sensors cannot see them (a piece
         # of a stack lifted and put back), so the button offers them
@@ -310,6 +311,7 @@ class Controller:
             # sensors' settling time has passed and none is left to report
             if not self._settled and diff(now, self._woke) > sensors.place_ms:
                 self._settled = True
+                self._await()
                 self._event_now()
             return
         s = self._sensor_space[n] if n < len(self._sensor_space) else EMPTY
@@ -320,6 +322,8 @@ class Controller:
             self._pocket()
             return
         self.here[s] = 1 if sensors.occupied(n) else 0
+        if self.here[s]:
+            self.awaited[s] = 0
         if self.settling():
             return  # the pieces standing at power-up are still being read: nothing was moved
         if self.choice and not self.here[s]:
@@ -335,6 +339,18 @@ class Controller:
         if pots and self.offered is not None:
             self.offered = pots + tuple(d for d in legal if d not in pots)
             self.picked = self.picker.offer(self.offered)
+
+    def _await(self):
+        """Mark the spaces where the rules have just put a piece that is not on
+        the board yet (on its START, back after a capture): until it is put
+        there it is asked for, never shown as a piece in the hand, and its
+        absence does not stop another piece's move. (Moved straight from the
+        hand to where it may go, it still makes its move.)"""
+        exp = self.expected
+        self.awaited = bytearray(len(self.here))
+        if exp is not None and self._settled and self.ports.sensors:
+            for s in range(len(exp)):
+                self.awaited[s] = 1 if exp[s] and not self.here[s] else 0
 
     def _lifted(self):
         """Spaces where a piece is expected but none is sensed."""
@@ -366,9 +382,9 @@ class Controller:
                 continue
             # the piece came from f: f is empty now, or f holds a stack of which one was taken
             if f in lifted:
-                rest = [s for s in lifted if s != f]
+                rest = [s for s in lifted if s != f and not self.awaited[s]]
             elif self.expected[f] >= 2:
-                rest = lifted
+                rest = [s for s in lifted if not self.awaited[s]]
             else:
                 continue
             if rest or (not capture and not extra):
@@ -487,17 +503,26 @@ class Controller:
             # the piece is down; the button is still to say which decision that was
             lifted = [s for s in lifted if not any(m[1] == s and m[0] in self.choice for m in self.moves)]
             extra = [s for s in extra if not any(m[2] == s and m[0] in self.choice for m in self.moves)]
-        elif self.moves:
-            movable = self._movable()
-            # one movable piece in the hand, and the piece it will take, are not faults
-            if len(lifted) == 1 and lifted[0] in movable:
-                lifted = []
-            elif len(lifted) == 2:
-                for d, f, t in self.moves:
-                    if f in lifted and t in lifted and f != t:
-                        lifted = []
-                        break
+        elif self.moves and self._moving([s for s in lifted if not self.awaited[s]]):
+            lifted = [s for s in lifted if self.awaited[s]]
         return extra, lifted, self._wrong_wheels()
+
+    def _moving(self, lifted):
+        """Whether the pieces off the board are a move under way: a movable
+        piece in the hand, and perhaps the piece it will land on."""
+        if len(lifted) > 2:
+            return False
+        for _, f, t in self.moves:
+            if self.awaited[f] or f == t:
+                continue  # a piece not yet on the board is asked for, not in the hand
+            taken = [f] if f in lifted else []  # from a stack, the lift is not seen
+            if not taken and self.expected[f] < 2:
+                continue
+            if t in lifted and self.expected[t]:
+                taken.append(t)
+            if sorted(taken) == sorted(lifted):
+                return True
+        return False
 
     def disagrees(self):
         """Whether the board differs from the rules anywhere: no roll until it is put right."""
@@ -518,6 +543,6 @@ class Controller:
             return -1
         movable = self._movable()
         for f in self._lifted():
-            if f in movable:
+            if f in movable and not self.awaited[f]:
                 return f
         return -1

@@ -133,6 +133,15 @@ def test_detour_a_whole_turn_roll_place_and_move_two_pieces():
     run(start("detour", dice=(2, 4)), DETOUR_TURN)
 
 
+def test_detour_a_piece_the_rules_put_on_start_is_asked_for_not_taken_as_lifted():
+    run(start("detour", dice=(2, 4)), (
+        ("press", 0), ("put", "d1"),
+        ("lit", "a4", "needed"), ("lit", "b6", "idle"),  # not a piece in the hand with its destinations
+        ("put", "g13"), ("lit", "g13", "wrong"), ("played", "3,5"), ("lift", "g13"),
+        ("put", "b6"), ("played", "3,5", "b5"),  # straight from the hand to where it may go: still its move
+    ))
+
+
 def test_detour_any_legal_move_is_accepted_not_only_the_first_lit():
     rig = start("detour", dice=(2, 4))
     run(rig, (("press", 0), ("put", "d1"), ("put", "a4")))
