@@ -102,6 +102,24 @@ def test_greedy_and_search_take_the_move_that_wins():
         assert player.choose(game) == ("m", 1), player.name
 
 
+def test_sniggle_search_sees_that_the_next_throw_may_send_a_piece_back():
+    game = fresh("sniggle")
+    board = game.board
+    game.opening = []  # the first turn is settled: red throws
+    for p in (1, 2, 3):
+        game.pos[p] = board.home[game.square(p)]
+    f9, e7 = board.space("f9"), board.space("e7")
+    game.pos[0], game.pos[4] = board.space("f7"), board.space("f5")  # red's last piece, blue's two rows behind
+    game.play((1, 2))
+    ahead, aside = game.copy(), game.copy()
+    ahead.play(("m", 0, 2, f9))  # blue lands there with a 4 or a 6: 20 throws in 36
+    aside.play(("m", 0, 1, e7))  # a red space: safe
+    assert evaluate(ahead, 0, True) < evaluate(ahead, 0) and evaluate(aside, 0, True) == evaluate(aside, 0)
+    assert evaluate(ahead, 1, True) > evaluate(ahead, 1)  # blue throws next: it risks nothing
+    assert GreedyPlayer(Rng(1)).pick(game) == ("m", 0, 2, f9)  # two steps on
+    assert SearchPlayer(Rng(1)).pick(game) == ("m", 0, 1, e7)
+
+
 def test_search_keeps_its_node_budget_and_falls_back_to_one_step_ahead():
     game = fresh("detour")
     game.play((3, 5))
