@@ -17,7 +17,7 @@ from host.web.server import make_server
 CHROMIUM = "/usr/bin/chromium"
 ROOT = __file__.rsplit("/tests/", 1)[0]
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed (pip install playwright)")
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed (make setup installs it)")
 if not os.path.exists(CHROMIUM):
     pytest.skip("Chromium is not installed at %s (apt-get install chromium; .ci/run does it)" % CHROMIUM,
                 allow_module_level=True)

@@ -8,7 +8,7 @@ bytes already written stay in the file, as a cut write leaves them."""
 import os
 
 from hal import storage
-from hal.storage import LIMIT, NEW, OLD, load, pack, save, unpack
+from hal.storage import LIMIT, NEW, OLD, exists, load, pack, save, unpack
 from support import done, fresh, raises, wipe
 
 
@@ -70,14 +70,6 @@ class CutOs:
     def remove(self, path):
         self.power.spend()
         os.remove(path)
-
-
-def exists(path):
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
 
 
 def cut_save(path, data, steps, refuse=False):
