@@ -403,9 +403,13 @@ class Table:
             self.rig.lift(self.game.board.ids[s])
 
     def put(self, s):
-        self.rig.put(self.game.board.ids[s])
-        if self.ctl.expected is None:
-            self.rig.lift(self.game.board.ids[s])  # a counter dropping through a pocket's beam
+        ids = self.game.board.ids
+        if self.ctl.expected is None:  # no pieces tracked: a counter drops into a pocket
+            if self.game.board.kinds[s] != "pocket":
+                raise ValueError("%s is not a pocket: %s has no pieces to put down" % (ids[s], TITLES[self.game.name]))
+            self.rig.beam(ids[s])
+            return
+        self.rig.put(ids[s])
 
     def move(self, a, b):
         """Lift the piece on ``a`` and put it on ``b``; a piece standing on

@@ -164,6 +164,7 @@ def test_a_mehen_turn_takes_a_marble_off_the_tail_stack():
 
 def test_a_snuka_shot_is_told_with_the_buttons():
     t = table("snuka")
+    assert t.command("put yellow") == (False, "yellow is not a pocket: Tiddlee Snuka has no pieces to put down")
     t.command("put TL")  # a counter drops into the top-left pocket
     assert "button 1 shows R" in t.frame()
     t.command("h1")

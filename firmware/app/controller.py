@@ -21,10 +21,11 @@ never changes until the board matches a legal decision.
 Buttons: die button 1 or 2 rolls (Detour's pop-off: each player pops their
 own roller). Where a decision is made with buttons (a board without sensors,
 Tiddlee Snuka, two decisions that look the same on the board) button 1 clicks
-through the candidates and a long press confirms. A long press on button 2
-offers a new game: a second long press confirms it, a click keeps the game.
-A long press on button 1 while a piece decision is awaited lights a suggested
-move (the hint).
+through the candidates and a long press confirms (in Tiddlee Snuka a counter
+dropping through a pocket's beam brings the pots to the front of them). A
+long press on button 2 offers a new game: a second long press confirms it, a
+click keeps the game. A long press on button 1 while a piece decision is
+awaited lights a suggested move (the hint).
 """
 
 from app import colours as C
@@ -53,14 +54,16 @@ class Ports:
     """The hardware the controller drives: ``pixels`` (hal.pixels.Pixels),
     ``buttons`` (one or two hal.buttons.Button: die rollers 1 and 2),
     ``chance`` (hal.die.Chance), and where the board has them ``sensors``
-    (hal.sensors.Sensors; None for button mode) and ``wheels`` (hal.wheels.Wheels)."""
+    (hal.sensors.Sensors; None for button mode), ``wheels`` (hal.wheels.Wheels)
+    and a flicking game's pocket ``beams`` (hal.beams.Beams)."""
 
-    def __init__(self, pixels, buttons, chance, sensors=None, wheels=None):
+    def __init__(self, pixels, buttons, chance, sensors=None, wheels=None, beams=None):
         self.pixels = pixels
         self.buttons = buttons
         self.chance = chance
         self.sensors = sensors
         self.wheels = wheels
+        self.beams = beams
 
 
 class Controller:
@@ -185,7 +188,7 @@ class Controller:
             self._woke = now
         if self.prompt >= 0 and diff(now, self.prompt) > PROMPT_MS:
             self.prompt = -1  # the offer of a new game lapses
-        for part in (self._poll_buttons, self._poll_sensors, self._poll_wheels):
+        for part in (self._poll_buttons, self._poll_sensors, self._poll_wheels, self._poll_beams):
             try:
                 part(now)
             except Exception as err:  # one failing part must not stop the others
@@ -318,9 +321,6 @@ class Controller:
         if s == EMPTY:
             return
         self._event_now()
-        if self.expected is None:
-            self._pocket()
-            return
         self.here[s] = 1 if sensors.occupied(n) else 0
         if self.here[s]:
             self.awaited[s] = 0
@@ -331,6 +331,14 @@ class Controller:
             self._offer()
         elif self.here[s] and self.moves and not self.choice:
             self._placed(s)
+
+    # -- pocket beams --------------------------------------------------------------
+
+    def _poll_beams(self, now):
+        beams = self.ports.beams
+        if beams is not None and beams.poll(now) is not None:
+            self._event_now()
+            self._pocket()
 
     def _pocket(self):
         """A flicking game's pocket beam saw a counter drop: offer the pots first."""

@@ -5,13 +5,14 @@
     {"board": "detour", "pins": "hardware/pins.json", "input": "sensors",
      "players": 2, "options": {}}
 
-("input": "sensors" reads the pieces through the 74HC165 chain, "buttons"
-plays without sensors; a field left out takes the value shown, but the
-board), then the board file ``/boards/<board>.json`` and the pin map, builds
-the hal ports on the Pico's pins and resumes the saved game (or starts a new
-one). A configuration error is a ``ConfigError`` naming the file and the
-field; ``halt`` shows it. ``app.device`` unloads this module once the game
-runs, so its code leaves the RAM to the game.
+("input": "sensors" reads the pieces through the 74HC165 chain, or on a
+flicking game's board (Tiddlee Snuka) the pocket beams; "buttons" plays
+without them; a field left out takes the value shown, but the board), then
+the board file ``/boards/<board>.json`` and the pin map, builds the hal
+ports on the Pico's pins and resumes the saved game (or starts a new one). A
+configuration error is a ``ConfigError`` naming the file and the field;
+``halt`` shows it. ``app.device`` unloads this module once the game runs, so
+its code leaves the RAM to the game.
 """
 
 import json
@@ -19,7 +20,7 @@ import os
 import time
 
 from app.device import log
-from hal.pins import USABLE, load_pins
+from hal.pins import BEAMS, USABLE, load_pins
 from hal.storage import exists
 from rules.core import BoardError, field
 
@@ -81,19 +82,33 @@ def read_config():
 
 
 def read_pins(config):
-    """The pin map the config names, checked against what the board needs."""
+    """The pin map the config names, checked."""
     name = config["pins"]
     data = read_json("/" + name)
     try:
-        pins = load_pins(data)
+        return load_pins(data)
     except ValueError as err:
         raise ConfigError("%s: %s" % (name, err))
-    if config["input"] == "sensors":
-        for role in SENSOR_ROLES:
-            if role not in pins:
-                raise ConfigError("%s: role %r is missing: config.json's input \"sensors\" reads the 74HC165 "
-                                  "chain on it (or set input to \"buttons\")" % (name, role))
-    return pins
+
+
+def check_inputs(game, pins, config):
+    """Refuse a pin map without the pins config.json's input reads on this
+    game's board: the 74HC165 chain for the pieces, or a flicking game's
+    pocket beams (it tracks no pieces)."""
+    if config["input"] != "sensors":
+        return
+    name = config["pins"]
+    if game.occupancy() is None:
+        missing = [role for role in BEAMS if role not in pins]
+        if missing:
+            raise ConfigError("%s: roles %s are missing: config.json's input \"sensors\" reads the pocket beams "
+                              "of board %r on them (or set input to \"buttons\")"
+                              % (name, ", ".join(repr(r) for r in missing), config["board"]))
+        return
+    for role in SENSOR_ROLES:
+        if role not in pins:
+            raise ConfigError("%s: role %r is missing: config.json's input \"sensors\" reads the 74HC165 "
+                              "chain on it (or set input to \"buttons\")" % (name, role))
 
 
 def new_game(config):
@@ -129,31 +144,33 @@ def ports(game, pins, config, wheels):
     from machine import Pin
 
     from app.controller import Ports
+    from hal.beams import Beams
     from hal.buttons import Button
     from hal.die import Chance
     from hal.pixels import Pixels
-    from hal.sensors import BEAM_MS, Sensors, ShiftIn
+    from hal.sensors import Sensors, ShiftIn
     from hal.strip_micropython import transmitter
     from hal.wheels import Wheels
 
     board = game.board
     buttons = tuple(Button(Pin(pins[role], Pin.IN, Pin.PULL_UP)) for role in ("die1", "die2"))
     sensors = None
-    if config["input"] == "sensors":
+    beams = None
+    if config["input"] == "sensors" and game.occupancy() is None:
+        # a flicking game tracks no pieces: a counter dropping into a pocket breaks
+        # its beam for a few ms, too short for the loop, so an interrupt latches it
+        beams = Beams(tuple(Pin(pins[role], Pin.IN, Pin.PULL_UP) for role in BEAMS))
+    elif config["input"] == "sensors":
         chain = ShiftIn(Pin(pins["sensor_latch"], Pin.OUT), Pin(pins["sensor_clock"], Pin.OUT),
                         Pin(pins["sensor_data"], Pin.IN), (board.sensors + 7) // 8)
-        if game.occupancy() is None:
-            # a flicking game's pocket beams: a counter dropping through blocks one
-            # for a few tens of ms, far shorter than a piece set down stays
-            sensors = Sensors(chain.read, board.sensors, place_ms=BEAM_MS, lift_ms=BEAM_MS)
-        else:
-            sensors = Sensors(chain.read, board.sensors)
+        sensors = Sensors(chain.read, board.sensors)
     encoders = None
     if wheels:
         encoders = Wheels(tuple(_encoder(Pin(pins["wheel%d_a" % w], Pin.IN, Pin.PULL_UP),
                                          Pin(pins["wheel%d_b" % w], Pin.IN, Pin.PULL_UP))
                                 for w in range(1, wheels + 1)), wheels)
-    return Ports(Pixels(board.pixels, transmitter(pins["pixels"])), buttons, Chance(os.urandom), sensors, encoders)
+    return Ports(Pixels(board.pixels, transmitter(pins["pixels"])), buttons, Chance(os.urandom), sensors, encoders,
+                 beams)
 
 
 def _encoder(a, b):
@@ -167,6 +184,7 @@ def start(config):
 
     pins = read_pins(config)
     fresh = new_game(config)
+    check_inputs(fresh, pins, config)
     wheels = wheel_count(fresh, pins, config["pins"])
     hardware = ports(fresh, pins, config, wheels)
     keeper = Keeper("/")
@@ -176,8 +194,9 @@ def start(config):
     if game is None:
         keeper.begin(fresh)
         game = fresh
+    inputs = "piece sensors" if hardware.sensors else "pocket beams" if hardware.beams else "moves picked with the buttons"
     print("%s, %d players, %s%s: %s" % (
-        config["board"], game.players, "piece sensors" if hardware.sensors else "moves picked with the buttons",
+        config["board"], game.players, inputs,
         ", wheel encoders" if wheels else "",
         "a new game" if game is fresh else "the saved game resumed after %d steps" % keeper.steps))
     return Controller(game, hardware, keeper, log)

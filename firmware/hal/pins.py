@@ -4,6 +4,9 @@ Roles are fixed names; a board uses the ones it needs. Every mistake a maker
 can make in the file is refused with a message naming the role."""
 
 REQUIRED = ("pixels", "die1", "die2")
+# Tiddlee Snuka's pocket beams, one GPIO each: the pocket whose board file
+# ``sensor`` index is n is on beam<n+1> (hal.beams)
+BEAMS = ("beam1", "beam2", "beam3", "beam4", "beam5", "beam6")
 # optional roles come in groups that are all present or all absent
 GROUPS = (
     ("sensor_latch", "sensor_clock", "sensor_data"),
@@ -11,6 +14,7 @@ GROUPS = (
     ("wheel2_a", "wheel2_b"),
     ("wheel3_a", "wheel3_b"),
     ("wheel4_a", "wheel4_b"),
+    BEAMS,
 )
 # GP0-GP22 and GP26-GP28 reach the Pico's header; GP23-GP25 and GP29 are used on the board itself
 USABLE = tuple(range(23)) + (26, 27, 28)

@@ -44,9 +44,6 @@ PLACE_MS = 300
 # A lifted piece leaves its switch open for good; 50 ms rides over contact
 # bounce and a piece that rocks as it is gripped.
 LIFT_MS = 50
-# A break-beam across a pocket (Tiddlee Snuka) is blocked by a dropping
-# counter for a few tens of ms only: both ways count after 5 ms.
-BEAM_MS = 5
 
 
 class ShiftIn:

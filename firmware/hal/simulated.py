@@ -1,16 +1,19 @@
 """A simulated board at the pin level, for the simulators and the tests.
 
 ``SimBoard(board)`` holds the levels a real board would present to the Pico
-(the die buttons, the 74HC165 sensor bits, the wheel encoder codes) and
-catches the pixel wire bytes; ``ports()`` builds the same hal objects the
-Pico uses (``Button``, ``Sensors``, ``Wheels``, ``Pixels``) on top of them,
-so everything above the pins runs unchanged. It does not go onto the Pico.
+(the die buttons, the 74HC165 sensor bits, the wheel encoder codes, the
+pocket beams' pins) and catches the pixel wire bytes; ``ports()`` builds the
+same hal objects the Pico uses (``Button``, ``Sensors``, ``Wheels``,
+``Beams``, ``Pixels``) on top of them, so everything above the pins runs
+unchanged. It does not go onto the Pico.
 """
 
+from hal.beams import Beams
 from hal.buttons import Button
 from hal.die import Chance
+from hal.pins import BEAMS
 from hal.pixels import Pixels
-from hal.sensors import BEAM_MS, Sensors
+from hal.sensors import Sensors
 from hal.wheels import POSITION, Wheels
 
 
@@ -30,8 +33,34 @@ class Bytes:
         return bytes(out)
 
 
+class BeamPin:
+    """The GPIO of a pocket's beam receiver: held high by the pull-up, pulled
+    low while a counter breaks the beam. ``value(level)`` sets the line, and
+    a falling edge calls the handler registered with ``irq()``, as the Pico's
+    pin interrupt does."""
+
+    IRQ_FALLING = 4  # as machine.Pin.IRQ_FALLING on the rp2 port; the only edge modelled
+
+    def __init__(self):
+        self.level = 1
+        self._handler = None
+        self._trigger = 0
+
+    def irq(self, handler=None, trigger=IRQ_FALLING, hard=False):
+        self._handler = handler
+        self._trigger = trigger
+
+    def value(self, level=None):
+        if level is None:
+            return self.level
+        fell = self.level and not level
+        self.level = level
+        if fell and self._handler and self._trigger & self.IRQ_FALLING:
+            self._handler(self)
+
+
 class SimBoard:
-    def __init__(self, board, wheels=0, sensors=True, buttons=2):
+    def __init__(self, board, wheels=0, sensors=True, buttons=2, beams=0):
         self.board = board
         self.levels = [1] * buttons  # active low: 1 is up
         self.bits = bytearray([0xFF] * ((board.sensors + 7) // 8))
@@ -39,6 +68,7 @@ class SimBoard:
         self.codes = 0
         self.wheel_count = wheels
         self.positions = [0] * wheels
+        self.beam_pins = tuple(BeamPin() for _ in range(beams))
         self.wire = b""
         self.frames = 0  # frames sent
 
@@ -80,6 +110,14 @@ class SimBoard:
                     self.lift(cells[k])
         self.set_wheel(w, self.positions[w] + quarters)
 
+    def beam(self, pocket):
+        """A counter drops into ``pocket`` (a space index): it breaks the
+        pocket's beam (``beam_pins[sensor index]``) for a moment, shorter
+        than any pass of the loop."""
+        pin = self.beam_pins[self.board.sensor_of[pocket]]
+        pin.value(0)
+        pin.value(1)
+
     def set_wheel(self, w, position):
         self.positions[w] = position & 3
         self.codes &= ~(3 << 2 * w)
@@ -97,19 +135,16 @@ class SimBoard:
     def _codes(self):
         return self.codes
 
-    def ports(self, urandom, beams=False):
-        """The hal ports on these pins; ``beams``: the sensors are pocket beams
-        (a flicking game), read with their short debounce as the Pico does."""
+    def ports(self, urandom):
+        """The hal ports on these pins."""
         from app.controller import Ports
 
         pixels = Pixels(self.board.pixels, self.transmit)
         buttons = tuple(Button(self._reader(i)) for i in range(len(self.levels)))
-        sensors = None
-        if self.has_sensors:
-            count = self.board.sensors
-            sensors = Sensors(self._bits, count, place_ms=BEAM_MS, lift_ms=BEAM_MS) if beams else Sensors(self._bits, count)
+        sensors = Sensors(self._bits, self.board.sensors) if self.has_sensors else None
         wheels = Wheels(self._codes, self.wheel_count) if self.wheel_count else None
-        return Ports(pixels, buttons, Chance(urandom), sensors, wheels)
+        beams = Beams(self.beam_pins) if self.beam_pins else None
+        return Ports(pixels, buttons, Chance(urandom), sensors, wheels, beams)
 
     def _reader(self, i):
         levels = self.levels
@@ -121,7 +156,9 @@ class Rig:
     terminal and browser simulators and the scenario tests play with.
 
     The board starts as the rules say it stands (every piece on its space,
-    every wheel in place), so the first frame shows a board at rest."""
+    every wheel in place), so the first frame shows a board at rest. A
+    flicking game (no pieces tracked) has pocket beams instead of piece
+    sensors, as on the Pico; ``sensors=False`` is button mode, with neither."""
 
     STEP_MS = 5  # the Pico's loop runs about this often
 
@@ -129,13 +166,15 @@ class Rig:
         from app.controller import Controller
 
         wheels = len(game.wheels) if game.name == "detour" else 0
-        self.sim = SimBoard(game.board, wheels, sensors, buttons)
+        flicking = game.occupancy() is None
+        beams = len(BEAMS) if sensors and flicking else 0  # every beam role, as the Pico reads them
+        self.sim = SimBoard(game.board, wheels, sensors and not flicking, buttons, beams)
         self.now = 1000
         for w in range(wheels):
             self.sim.set_wheel(w, game.wheels[w])
         if sensors:
             self.match(game)
-        ports = self.sim.ports(urandom, beams=game.occupancy() is None)
+        ports = self.sim.ports(urandom)
         self.ctl = Controller(game, ports, keeper, log or (lambda text: None))
         self.run(400)  # the sensors settle on the pieces standing at power-up
 
@@ -184,6 +223,11 @@ class Rig:
     def move(self, start, end):
         self.lift(start)
         self.put(end)
+
+    def beam(self, pocket, wait=100):
+        """A counter drops into the pocket ``pocket`` (its id)."""
+        self.sim.beam(self.space(pocket))
+        self.run(wait)
 
     def turn(self, w, quarters, wait=800):
         self.sim.turn(w, quarters)

@@ -2,13 +2,14 @@
 (``hal.simulated.Rig``), its clock following real time, and what stands on
 the board around it.
 
-The controller sees only pins: button levels, sensor bits, wheel codes. This
-module owns the physical side of the table, which no firmware knows: which
-pieces stand on which space (a stack can stand on a START or a tail), the
-pieces in the players' hand, the wheels. A click on the page becomes what a
-hand does on a real board, and the controller reacts to it as on the Pico.
-Computer seats play through the same hands: they press the die buttons,
-lift and put pieces, turn wheels and click through the button picker.
+The controller sees only pins: button levels, sensor bits, wheel codes, the
+edges of the pocket beams. This module owns the physical side of the table,
+which no firmware knows: which pieces stand on which space (a stack can stand
+on a START or a tail), the pieces in the players' hand, the wheels. A click
+on the page becomes what a hand does on a real board, and the controller
+reacts to it as on the Pico. Computer seats play through the same hands: they
+press the die buttons, lift and put pieces, turn wheels and click through the
+button picker.
 
 What the page shows of the lights is the pixel port's last frame through
 ``host.screen.screen_colours``; nothing about the game is worked out twice.
@@ -24,7 +25,7 @@ import time
 from app.keeper import Keeper
 from hal.buttons import LONG_MS
 from hal.die import TUMBLE_MS
-from hal.sensors import LIFT_MS, PLACE_MS
+from hal.sensors import LIFT_MS
 from hal.simulated import Rig
 from hal.ticks import diff
 from host.boardfile import read_board
@@ -41,7 +42,6 @@ LION_MARK = -2  # how the page is told a piece is one of Mehen's lions
 CLICK_MS = 80  # the shortest press of a button (the firmware debounces 8 ms)
 HOLD_MS = LONG_MS + 150  # a long press
 SWAP_MS = 3 * LIFT_MS  # a piece taken off a space, then another set down there: both are sensed
-PULSE_MS = PLACE_MS + 100  # a counter dropping through a pocket's beam
 PUBLISH_MS = 15  # how often news is gathered for the page
 CATCH_UP_MS = 250
 RETRY_MS = 3000
@@ -246,8 +246,7 @@ class Session:
         """What a click on a space does: lift a piece, put the one in hand, or both."""
         if self.rig.ctl.expected is None:  # no pieces tracked: the space may be a pocket
             if self._game.board.kinds[s] == "pocket":
-                self.rig.sim.put(s)  # a counter drops through the beam
-                self._later(PULSE_MS, lambda: self.rig.sim.lift(s))
+                self.rig.sim.beam(s)  # a counter drops through the beam
             return
         if not self.hand:
             if self.phys[s]:
