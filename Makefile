@@ -78,8 +78,8 @@ flash: build ## put build/ on the Pico with mpremote and reset it (PORT=/dev/tty
 repl: $(VENV)/.installed ## open the Pico's REPL (PORT=; Ctrl-] leaves)
 	$(PY) -m host.build repl $(if $(PORT),--port $(PORT))
 
-vpico: $(VENV)/.installed node_modules/.installed ## a virtual Pico for mpremote on this PC: prints its port (FLASH=dir holds its files)
-	$(PY) -m host.vpico $(if $(FLASH),--flash $(FLASH))
+vpico: $(VENV)/.installed node_modules/.installed ## the real MicroPython on an emulated Pico and board: prints its port for make flash PORT= (BOARD=, FS=image)
+	$(PY) -m host.vpico $(if $(BOARD),--board $(BOARD)) $(if $(FS),--fs $(FS))
 
 clean: ## remove the virtualenv, node packages and caches
 	rm -rf $(VENV) node_modules .stubs .pytest_cache .hypothesis build

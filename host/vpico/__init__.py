@@ -1,156 +1,94 @@
-"""A virtual Pico: MicroPython behind a pseudo-terminal that mpremote talks to
-as to a real board.
+"""The virtual Pico: the stock MicroPython firmware for the Raspberry Pi Pico
+on an emulated RP2040, on an emulated board, behind a pseudo-terminal that
+stock mpremote talks to as to a real Pico.
 
-    python -m host.vpico [--flash DIR] [--control SOCKET]
+    python -m host.vpico [--fs IMAGE] [--board NAME] [--build DIR]
 
-prints the device path (``/dev/pts/N``) and runs until Ctrl-C. The device's
-files are kept in the flash folder (default ``.vpico/flash``), so they stay
-across resets and restarts. A program on it finds ``machine``, ``neopixel``
-and ``rp2``; what it drives (pins, pixel frames) and what it reads (buttons,
-wheel contacts, piece sensors, BOOTSEL) go through the control socket, a JSON
-line protocol described in host/vpico.mjs; ``VirtualPico`` below speaks it.
-Each pixel frame carries the program's last reading of ``time.ticks_ms()``
-before it went out: the moment a loop that reads the clock once a frame
-painted it for.
-Until driven from outside, the wheel contacts the pin map names are closed
-(every wheel at position 0, as a new game has them) and no piece stands on
-a sensor.
+The emulator (``rp2040js``, node) runs the same UF2 a maker puts on a Pico
+(MicroPython v1.28.0, ``RPI_PICO``) from its own boot ROM; the parts around
+it (host/vpico/parts.mjs) follow their datasheets and hardware/README.md.
+``pico_files()`` finds the UF2 and the ROM; ``VirtualPico`` runs one for
+tests and scripts; its filesystem is a littlefs image file (``flash.py``).
 
-Files changed in the flash folder from the host are seen at the next reset.
-
-This process owns the pseudo-terminal and relays bytes between it and the
-node bridge (host/vpico.mjs), which runs the interpreter in a worker thread.
-
-Where it differs from a Pico (the WebAssembly port's limits, or not modelled):
-- Ctrl-C reaches a program only when it reads the clock or sleeps; a loop
-  that does neither cannot be stopped (and mpremote then waits for ever).
-- garbage is only collected between calls into the interpreter, never while
-  main.py loops: its heap grows instead of hitting the Pico's ~190 KB.
-- asyncio is bound to node's event loop: no asyncio.run(), so a main.py
-  built on asyncio does not run here; a plain loop does.
-- the watchdog, like Ctrl-C, bites only when the program reads the clock or
-  sleeps (it does keep running across soft resets, as the RP2040's does).
-- Timer callbacks and Pin.irq handlers run while the program sleeps; PIO,
-  UART, I2C, SPI and PWM are not there; ADC reads mid-scale; machine.mem32
-  knows only the watchdog's CTRL (its enable bit can be cleared) and REASON.
-- the banner and sys.implementation name the WebAssembly port; the 1408 KiB
-  filesystem size is reported, not enforced; a hard reset does not drop the
-  USB connection; mpremote's romfs does not work.
+What the emulator does not model: the XIP flash cache's misses (code in
+flash runs as fast as from RAM), analogue levels and the pads' electrical
+limits, the second core's timing against the first, the time a USB host
+takes to answer; a flash write takes the datasheet's typical time, not its
+worst case (up to 400 ms for a sector erase).
 """
 
-import argparse
 import json
 import os
-import selectors
-import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
-import tty
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-BRIDGE = ROOT / "host" / "vpico.mjs"
-DEFAULT_FLASH = ROOT / ".vpico" / "flash"
-# output kept while nobody reads the serial port; beyond it the oldest is dropped
-BACKLOG = 1 << 20
+ROOT = Path(__file__).resolve().parent.parent.parent
+HERE = Path(__file__).resolve().parent
+UF2_NAME = "RPI_PICO-v1.28.0.uf2"
+ROM_NAME = "rp2040-bootrom-b1.bin"
+# ../shared/pico beside this repository (or beside a folder it sits in)
+SHARED = [folder / "shared" / "pico" for folder in ROOT.parents]
+WHERE = {
+    "PICO_UF2": (UF2_NAME, "MicroPython v1.28.0 for the Raspberry Pi Pico (board RPI_PICO), the .uf2 file from "
+                           "micropython.org/download/RPI_PICO"),
+    "PICO_ROM": (ROM_NAME, "the RP2040 boot ROM, revision B1 (16 KiB, b1.bin of Raspberry Pi's pico-bootrom-rp2040)"),
+}
 
 
-def relay(master, node, parent=None):
-    """Copy bytes between the pseudo-terminal and the bridge until the bridge
-    ends (or ``parent``, a pipe from the process that started us, closes)."""
-    sel = selectors.DefaultSelector()
-    sel.register(node.stdout, selectors.EVENT_READ)
-    sel.register(master, selectors.EVENT_READ)
-    if parent is not None:
-        sel.register(parent, selectors.EVENT_READ)
-    backlog = bytearray()
-    while True:
-        for key, events in sel.select():
-            if key.fileobj is parent:
-                if not os.read(parent, 1024):
-                    return
-            elif key.fileobj is node.stdout:
-                data = os.read(node.stdout.fileno(), 65536)
-                if not data:
-                    return
-                backlog += data
-                del backlog[:-BACKLOG]
-            elif events & selectors.EVENT_READ:
-                try:
-                    data = os.read(master, 4096)
-                    node.stdin.write(data)
-                    node.stdin.flush()
-                except BrokenPipeError:
-                    return
-                except OSError:
-                    pass  # nobody has the port open
-        if backlog:
-            try:
-                del backlog[: os.write(master, backlog)]
-            except BlockingIOError:
-                pass  # the port is not being read: keep it for later
-        sel.modify(master, selectors.EVENT_READ | (selectors.EVENT_WRITE if backlog else 0))
+class MissingPicoFiles(RuntimeError):
+    """The emulated Pico cannot start: a file it runs is not on this machine."""
 
 
-def serve(flash, control, with_parent=False):
-    master, slave = os.openpty()
-    tty.setraw(slave)  # no echo, no line editing: bytes pass as they are
-    os.set_blocking(master, False)
-    port = os.ttyname(slave)
-    node = subprocess.Popen(
-        ["node", str(BRIDGE), "--flash", str(flash), "--control", str(control)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-    )
-
-    def stop(*_):
-        node.terminate()
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    print("device:  %s" % port)
-    print("control: %s" % control)
-    print("flash:   %s" % flash)
-    print("try:     %s/bin/mpremote connect %s fs ls   (Ctrl-C here ends the virtual Pico)" % (ROOT / ".venv", port))
-    sys.stdout.flush()
-    try:
-        relay(master, node, sys.stdin.fileno() if with_parent else None)
-    finally:
-        node.terminate()
-        node.wait()
-        os.close(slave)
-        os.close(master)
-    return node.returncode if node.returncode and node.returncode > 0 else 0
+def pico_files():
+    """(UF2, ROM) paths: where PICO_UF2 and PICO_ROM point, else ../shared/pico/."""
+    found = []
+    for variable, (name, what) in WHERE.items():
+        if os.environ.get(variable):
+            places = [Path(os.environ[variable])]
+        else:
+            places = [folder / name for folder in SHARED]
+        path = next((p for p in places if p.is_file()), None)
+        if path is None:
+            raise MissingPicoFiles("the emulated Pico needs %s: get it and put it in %s, or set %s=/path/to/%s"
+                                   % (what, SHARED[0], variable, name))
+        found.append(path)
+    return tuple(found)
 
 
 class VirtualPico:
     """A virtual Pico in a child process, for tests and scripts::
 
-        with VirtualPico(flash_dir) as pico:
+        with VirtualPico(image, board="sniggle") as pico:
             subprocess.run(["mpremote", "connect", pico.port, "fs", "ls"])
-            pico.press("die1")
-    """
+            pico.click("die1")
 
-    def __init__(self, flash, *, python=sys.executable):
-        self.flash = Path(flash)
-        self._python = python
-        self._dir = tempfile.TemporaryDirectory(prefix="vpico-")
-        self.control = os.path.join(self._dir.name, "control.sock")
+    ``image`` is the filesystem image file (``flash.image(build_dir)``
+    makes one; a missing file is a blank flash the firmware formats).
+    Times given to and read from it are the Pico's own milliseconds since it
+    last started (``time.ticks_ms()`` on it), so a script of actions is
+    timed by the emulated clock and comes out the same at every run."""
+
+    def __init__(self, image, board="detour", pins=ROOT / "hardware" / "pins.json"):
+        self.image = Path(image)
+        self.board = board
+        self.pins = Path(pins)
+        self._dir = None
+        self.control = None
         self.port = None
         self._proc = None
 
     def __enter__(self):
-        # --with-parent: it ends when this process does, even if this one is killed
-        self._proc = subprocess.Popen(
-            [self._python, "-m", "host.vpico", "--flash", str(self.flash), "--control", self.control, "--with-parent"],
-            cwd=ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
+        uf2, rom = pico_files()
+        self._dir = tempfile.TemporaryDirectory(prefix="vpico-")
+        self.control = os.path.join(self._dir.name, "control.sock")
+        command = [sys.executable, "-m", "host.vpico", "--fs", str(self.image), "--board", self.board,
+                   "--pins", str(self.pins), "--control", self.control, "--with-parent"]
+        self._proc = subprocess.Popen(command, cwd=ROOT,
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         try:
             for line in self._proc.stdout:
                 if line.startswith("device:"):
@@ -159,10 +97,10 @@ class VirtualPico:
                     break
             if not self.port:
                 raise RuntimeError("the virtual Pico did not start")
-            deadline = time.monotonic() + 10
-            while not os.path.exists(self.control) or not self.status()["boots"]:
+            deadline = time.monotonic() + 20
+            while not os.path.exists(self.control):
                 if time.monotonic() > deadline:
-                    raise RuntimeError("the virtual Pico did not boot")
+                    raise RuntimeError("the virtual Pico did not start")
                 time.sleep(0.02)
         except BaseException:
             self.__exit__()
@@ -172,26 +110,24 @@ class VirtualPico:
     def __exit__(self, *_):
         if self._proc:
             self._proc.terminate()
-            self._proc.wait(10)
+            self._proc.wait(20)
             self._proc.stdin.close()
             self._proc.stdout.close()
-        self._dir.cleanup()
+            self._proc = None
+        if self._dir:
+            self._dir.cleanup()
+            self._dir = None
 
     def request(self, op, **args):
-        """One request on the control socket; the answer as a dict."""
+        """One request on the control socket (host/vpico/main.mjs lists them); the answer."""
         with socket.socket(socket.AF_UNIX) as s:
-            for _ in range(100):
-                try:
-                    s.connect(self.control)
-                    break
-                except (FileNotFoundError, ConnectionRefusedError):
-                    time.sleep(0.02)
+            s.connect(self.control)
             s.sendall((json.dumps(dict(args, op=op)) + "\n").encode())
             answer = b""
             while not answer.endswith(b"\n"):
-                chunk = s.recv(65536)
+                chunk = s.recv(1 << 20)
                 if not chunk:
-                    break
+                    raise RuntimeError("the virtual Pico stopped")
                 answer += chunk
         reply = json.loads(answer)
         if "error" in reply:
@@ -201,60 +137,65 @@ class VirtualPico:
     def status(self):
         return self.request("status")
 
+    def now(self):
+        """The Pico's clock: ms since it last started."""
+        return self.request("status")["now_ms"]
+
+    def wait(self, ms):
+        """Until ``ms`` more of the Pico's milliseconds have passed."""
+        return self.request("wait", ms=ms)
+
     def frames(self, since=0):
         return self.request("frames", since=since)["frames"]
 
-    def wait_frame(self, since=0, timeout=5.0):
-        """The first frame numbered ``since`` or later, or None after ``timeout`` s."""
+    def wait_frame(self, since=0, timeout=30.0):
+        """The first frame numbered ``since`` or later, or None after ``timeout`` s of wall time."""
         return self.request("wait_frame", since=since, timeout_ms=int(timeout * 1000))["frame"]
 
-    def gpio(self, role):
-        """The GPIO of a pin-map role (``"die1"``), as the device's hardware/pins.json says; or a number."""
-        if isinstance(role, int):
-            return role
-        with open(self.flash / "hardware" / "pins.json") as f:
-            return json.load(f)[role]
+    def press(self, role, at=None):
+        """Press a die button (it bounces); ``at``: the Pico's ms, else now. Returns when it is still."""
+        return self.request("press", role=role, **_at(at))["until_ms"]
 
-    def set_pin(self, role, level):
-        """Drive a pin from outside: 0, 1, or None to let it float."""
-        self.request("set_pin", gpio=self.gpio(role), level=level)
+    def release(self, role, at=None):
+        return self.request("release", role=role, **_at(at))["until_ms"]
 
-    def press(self, role):
-        """Hold a button that closes to ground (the die rollers)."""
-        self.set_pin(role, 0)
+    def click(self, role, at=None, hold=100):
+        at = self.now() if at is None else at
+        self.press(role, at)
+        return self.release(role, at + hold)
 
-    def release(self, role):
-        self.set_pin(role, None)
+    def place(self, sensor, at=None):
+        """A piece set down on the space whose switch is ``sensor`` (the board file's sensor index)."""
+        self.request("sensor", index=sensor, closed=True, **_at(at))
 
-    def click(self, role, ms=100):
-        self.press(role)
-        time.sleep(ms / 1000)
-        self.release(role)
+    def lift(self, sensor, at=None):
+        self.request("sensor", index=sensor, closed=False, **_at(at))
 
-    def place(self, sensor):
-        """A piece on the space whose switch is ``sensor`` (the board file's sensor index)."""
-        self.request("set_sensor", index=sensor, level=0)
+    def turn(self, wheel, quarters, at=None, click=150):
+        """Turn Detour wheel ``wheel`` (0-3) by ``quarters`` clicks, one every ``click`` ms."""
+        return self.request("turn", wheel=wheel, quarters=quarters, click_ms=click, **_at(at))["until_ms"]
 
-    def lift(self, sensor):
-        self.request("set_sensor", index=sensor, level=1)
+    def beam(self, pocket, at=None, width=3):
+        """A counter dropping through pocket ``pocket``'s beam, breaking it for ``width`` ms."""
+        return self.request("beam", pocket=pocket, width_ms=width, **_at(at))["until_ms"]
 
     def reset(self):
-        """Press the reset button: a hard reset, boot.py and main.py run."""
+        """The reset button."""
         self.request("reset")
 
+    def power_cut(self, off=100, after_writes=None):
+        """Switch the board off for ``off`` ms and on again: now, or just before
+        the flash write ``after_writes`` from now (0: the next one)."""
+        args = {} if after_writes is None else {"after_writes": after_writes}
+        self.request("power_cut", off_ms=off, **args)
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m host.vpico", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--flash", type=Path, default=DEFAULT_FLASH, help="host folder holding the device's files (default %(default)s)")
-    parser.add_argument("--control", help="path of the control socket (default: in a temporary folder)")
-    parser.add_argument("--with-parent", action="store_true", help="end when standard input closes (for a parent process)")
-    args = parser.parse_args(argv)
-    args.flash.mkdir(parents=True, exist_ok=True)
-    if args.control:
-        return serve(args.flash.resolve(), Path(args.control).resolve(), args.with_parent)
-    with tempfile.TemporaryDirectory(prefix="vpico-") as tmp:
-        return serve(args.flash.resolve(), Path(tmp) / "control.sock", args.with_parent)
+    def files(self):
+        """{path: bytes} of every file on the Pico now."""
+        from host.vpico.flash import read
+
+        self.request("save_fs")
+        return read(self.image.read_bytes())
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def _at(at):
+    return {} if at is None else {"at_ms": at}

@@ -1,0 +1,125 @@
+"""``make vpico``: an emulated Pico with MicroPython on this PC, for mpremote.
+
+Prints the serial device (``/dev/pts/N``) to give mpremote and ``make flash
+PORT=...``, and runs until Ctrl-C. The Pico's files are kept in the image
+file (default ``.vpico/fs.bin``), so they stay across restarts.
+"""
+
+import argparse
+import json
+import os
+import selectors
+import signal
+import sys
+import tempfile
+import tty
+from pathlib import Path
+
+from host.vpico import HERE, ROOT, MissingPicoFiles, pico_files
+
+DEFAULT_IMAGE = ROOT / ".vpico" / "fs.bin"
+# output kept while nobody reads the serial port; beyond it the oldest is dropped
+BACKLOG = 1 << 20
+
+
+def relay(master, node, parent=None):
+    """Copy bytes between the pseudo-terminal and the emulator until it ends
+    (or ``parent``, a pipe from the process that started us, closes)."""
+    sel = selectors.DefaultSelector()
+    sel.register(node.stdout, selectors.EVENT_READ)
+    sel.register(master, selectors.EVENT_READ)
+    if parent is not None:
+        sel.register(parent, selectors.EVENT_READ)
+    backlog = bytearray()
+    while True:
+        for key, events in sel.select():
+            if key.fileobj is parent:
+                if not os.read(parent, 1024):
+                    return
+            elif key.fileobj is node.stdout:
+                data = os.read(node.stdout.fileno(), 65536)
+                if not data:
+                    return
+                backlog += data
+                del backlog[:-BACKLOG]
+            elif events & selectors.EVENT_READ:
+                try:
+                    data = os.read(master, 4096)
+                    node.stdin.write(data)
+                    node.stdin.flush()
+                except BrokenPipeError:
+                    return
+                except OSError:
+                    pass  # nobody has the port open
+        if backlog:
+            try:
+                del backlog[: os.write(master, backlog)]
+            except BlockingIOError:
+                pass  # the port is not being read: keep it for later
+        sel.modify(master, selectors.EVENT_READ | (selectors.EVENT_WRITE if backlog else 0))
+
+
+def serve(args):
+    import subprocess
+
+    uf2, rom = pico_files()
+    board = ROOT / "boards" / ("%s.json" % args.board)
+    if not board.is_file():
+        known = ", ".join(sorted(p.stem for p in (ROOT / "boards").glob("*.json")))
+        raise SystemExit("error: no board %r (known: %s)" % (args.board, known))
+    master, slave = os.openpty()
+    tty.setraw(slave)  # no echo, no line editing: bytes pass as they are
+    os.set_blocking(master, False)
+    port = os.ttyname(slave)
+    command = ["node", str(HERE / "main.mjs"), "--rom", str(rom), "--uf2", str(uf2), "--fs", str(args.fs),
+               "--pins", str(args.pins), "--board", str(board), "--control", str(args.control)]
+    node = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def stop(*_):
+        node.terminate()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    print("device:  %s" % port)
+    print("control: %s" % args.control)
+    print("files:   %s" % args.fs)
+    print("board:   %s, wired as %s" % (args.board, args.pins))
+    print("try:     make flash PORT=%s   (Ctrl-C here switches the virtual Pico off)" % port)
+    sys.stdout.flush()
+    try:
+        relay(master, node, sys.stdin.fileno() if args.with_parent else None)
+    finally:
+        node.terminate()
+        node.wait()
+        os.close(slave)
+        os.close(master)
+    return node.returncode if node.returncode and node.returncode > 0 else 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m host.vpico", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--fs", type=Path, default=DEFAULT_IMAGE, help="the Pico's filesystem image (default %(default)s)")
+    parser.add_argument("--board", default=None, help="the board around the Pico (default: build/config.json's, else detour)")
+    parser.add_argument("--pins", type=Path, default=ROOT / "hardware" / "pins.json", help="how the board is wired")
+    parser.add_argument("--control", help="path of the control socket (default: in a temporary folder)")
+    parser.add_argument("--with-parent", action="store_true", help="end when standard input closes (for a parent process)")
+    args = parser.parse_args(argv)
+    if args.board is None:
+        try:
+            args.board = json.loads((ROOT / "build" / "config.json").read_text())["board"]
+        except (OSError, ValueError, KeyError):
+            args.board = "detour"
+    args.fs.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        if args.control:
+            return serve(args)
+        with tempfile.TemporaryDirectory(prefix="vpico-") as tmp:
+            args.control = Path(tmp) / "control.sock"
+            return serve(args)
+    except MissingPicoFiles as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

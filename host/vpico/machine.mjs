@@ -1,0 +1,307 @@
+// The Pico itself: an emulated RP2040 (rp2040js) running the stock
+// MicroPython firmware for RPI_PICO from its UF2, with the 2 MB flash chip
+// and the USB serial port.
+//
+// rp2040js executes the RP2040's instructions and peripherals but its flash
+// controller does not carry out erase or program commands. The firmware
+// writes flash only through the boot ROM's routines, so those are replaced
+// by breakpoints handled here, with the times the flash chip's datasheet
+// gives (the CPU waits for them with interrupts off, as on a Pico).
+
+import { RP2040, USBCDC } from "rp2040js";
+
+export const FLASH_BYTES = 2 * 1024 * 1024; // W25Q16JV on the Pico
+export const FS_OFFSET = 0xa0000; // MicroPython's littlefs for RPI_PICO: the rest of the 2 MB
+export const FS_BYTES = FLASH_BYTES - FS_OFFSET;
+const XIP_BASE = 0x10000000;
+const CPU_HZ = 125e6; // MicroPython's clock on the RP2040
+const NS_PER_CYCLE = 1e9 / CPU_HZ;
+// W25Q16JV datasheet, AC characteristics: typical sector erase (4 KB) and page program (256 B) times
+const SECTOR_BYTES = 4096;
+const ERASE_SECTOR_NS = 45e6;
+const PAGE_BYTES = 256;
+const PROGRAM_PAGE_NS = 0.4e6;
+// RP2040 datasheet 2.8.3: the ROM's function table (a 16-bit pointer at 0x14,
+// entries of a two-letter code and a 16-bit address, ending with code 0)
+const ROM_FUNC_TABLE = 0x14;
+const FLASH_ROUTINES = ["IF", "EX", "RE", "RP", "FC", "CX"];
+const WATCHDOG = 0x40058;
+const ROSC = 0x40060;
+// RP2040 datasheet 2.17.8, the ring oscillator's registers: rp2040js leaves it out
+const ROSC_CTRL_RESET = 0x00fabaa0; // ENABLE = 0xfab, FREQ_RANGE = LOW
+const ROSC_STATUS = 0x18;
+const ROSC_STABLE_ENABLED = (1 << 31) | (1 << 12);
+const ROSC_RANDOMBIT = 0x1c;
+const CDC_FIFO = 512;
+const IDLE_NS = 1e6; // an idle core with no timer armed looks at the world every emulated ms // rp2040js's host-side buffer towards the device
+
+function romFunctions(rom) {
+  const u16 = (a) => rom[a] | (rom[a + 1] << 8);
+  const found = {};
+  for (let p = u16(ROM_FUNC_TABLE); u16(p); p += 4) {
+    const code = u16(p);
+    found[String.fromCharCode(code & 0xff, code >> 8)] = u16(p + 2) & ~1;
+  }
+  return found;
+}
+
+/** The flash routines of the ROM replaced by BKPT #n, n the index in FLASH_ROUTINES. */
+export function patchRom(romBytes) {
+  const rom = new Uint8Array(romBytes);
+  const table = romFunctions(rom);
+  FLASH_ROUTINES.forEach((name, n) => {
+    if (table[name] === undefined) throw new Error(`the boot ROM has no ${name} routine: not an RP2040 B1 ROM`);
+    rom[table[name]] = n;
+    rom[table[name] + 1] = 0xbe;
+  });
+  return new Uint32Array(rom.buffer);
+}
+
+/** The payloads of a UF2 file laid out as flash bytes from offset 0. */
+export function uf2Image(uf2) {
+  const image = new Uint8Array(FS_OFFSET).fill(0xff);
+  let blocks = 0;
+  for (let off = 0; off + 512 <= uf2.length; off += 512) {
+    const v = new DataView(uf2.buffer, uf2.byteOffset + off, 512);
+    if (v.getUint32(0, true) !== 0x0a324655 || v.getUint32(4, true) !== 0x9e5d5157) continue;
+    const addr = v.getUint32(12, true) - XIP_BASE;
+    const size = v.getUint32(16, true);
+    if (addr < 0 || addr + size > FS_OFFSET) throw new Error(`UF2 block at 0x${addr.toString(16)} is outside the firmware's part of the flash`);
+    image.set(uf2.subarray(off + 32, off + 32 + size), addr);
+    blocks++;
+  }
+  if (!blocks) throw new Error("not a UF2 file");
+  return image;
+}
+
+// RP2040 datasheet 2.3.1.7 and 2.8.2: the FIFOs between the two cores, which
+// rp2040js leaves out. Core 1 never runs user code here; what it does from
+// its boot ROM is modelled: released from reset (PSM FRCE_OFF.PROC1 cleared)
+// it pushes a 0, and it echoes every word of the launch handshake.
+const SIO_FIFO_ST = 0x50;
+const SIO_FIFO_VLD = 1;
+const SIO_FIFO_RDY = 2;
+const SIO_FIFO_WR = 0x54;
+const SIO_FIFO_RD = 0x58;
+const PSM = 0x40010;
+const PSM_FRCE_OFF = 0x04;
+const PSM_PROC1 = 1 << 16;
+
+function core1(mcu) {
+  const fifo = [];
+  const { sio } = mcu;
+  const read = sio.readUint32.bind(sio);
+  const write = sio.writeUint32.bind(sio);
+  sio.readUint32 = (offset) => {
+    if (offset === SIO_FIFO_ST) return SIO_FIFO_RDY | (fifo.length ? SIO_FIFO_VLD : 0);
+    if (offset === SIO_FIFO_RD) return fifo.shift() ?? 0;
+    return read(offset);
+  };
+  sio.writeUint32 = (offset, value) => (offset === SIO_FIFO_WR ? fifo.push(value) : write(offset, value));
+  const psm = mcu.peripherals[PSM];
+  const psmWrite = psm.writeUint32.bind(psm);
+  psm.writeUint32 = (offset, value) => {
+    const held = psm.frceOff & PSM_PROC1;
+    psmWrite(offset, value);
+    if (offset === PSM_FRCE_OFF && held && !(psm.frceOff & PSM_PROC1)) {
+      fifo.length = 0;
+      fifo.push(0);
+    }
+  };
+}
+
+// A xorshift generator: the ring oscillator's random bit, the same sequence at every boot of a run
+function randomBits(seed) {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return x & 1;
+  };
+}
+
+/**
+ * One Pico. `firmware` is uf2Image(), `fs` the filesystem part of the flash
+ * (FS_BYTES, kept and written in place: it survives resets and power cuts).
+ * `onBoot(mcu)` wires the board to each new RP2040; `onSerial(bytes)` gets
+ * what the Pico prints; `onReset(cause)` is told of every start.
+ */
+export class Pico {
+  constructor({ rom, firmware, fs, seed = 1, onBoot = () => {}, onSerial = () => {}, onReset = () => {}, onFlashWrite = () => {} }) {
+    this.rom = patchRom(rom);
+    this.firmware = firmware;
+    this.fs = fs;
+    this.random = randomBits(seed);
+    this.onBoot = onBoot;
+    this.onSerial = onSerial;
+    this.onReset = onReset;
+    this.onFlashWrite = onFlashWrite;
+    this.cutAfterWrites = null; // the power goes just before that many more flash writes are done
+    this.flashOps = { erases: 0, programs: 0 };
+    this.input = []; // bytes from the host not yet taken by the USB port
+    this.mcu = null;
+    this.pendingReset = null;
+    this.boots = 0;
+  }
+
+  /** Power on (cause "power") or restart after a reset. The watchdog's
+   * REASON and scratch registers survive a reset by the watchdog or
+   * machine.reset() ("watchdog", "reset"), not a power cut or the RUN pin. */
+  boot(cause = "power") {
+    const old = this.mcu?.peripherals[WATCHDOG];
+    const mcu = new RP2040();
+    mcu.logger = { debug() {}, info() {}, warn() {}, error: (name, msg) => process.stderr.write(`vpico: ${name}: ${msg}\n`) };
+    mcu.loadBootrom(this.rom);
+    mcu.flash.set(this.firmware, 0);
+    mcu.flash.set(this.fs, FS_OFFSET);
+    const watchdog = mcu.peripherals[WATCHDOG];
+    if (old && (cause === "watchdog" || cause === "reset")) {
+      watchdog.reason = old.reason;
+      watchdog.scratchData.set(old.scratchData);
+    }
+    watchdog.onWatchdogTrigger = () => {
+      // the chip resets: its watchdog stops (rp2040js's would fire again and again at 0)
+      watchdog.alarm.enable = false;
+      this.reset(watchdog.reason & 1 ? "watchdog" : "reset");
+    };
+    mcu.peripherals[ROSC] = this.rosc(mcu.peripherals[ROSC]);
+    core1(mcu);
+    mcu.onBreak = (code) => this.flashRoutine(code);
+    mcu.core.PC = XIP_BASE;
+    const cdc = new USBCDC(mcu.usbCtrl);
+    // A USB host sends an OUT packet only when it has bytes to send (else the
+    // transfer waits); rp2040js's host answers at once with an empty packet,
+    // which keeps an idle Pico busy receiving nothing.
+    const hostRead = mcu.usbCtrl.onEndpointRead;
+    this.outWaiting = null;
+    mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
+      if (cdc.txFIFO.itemCount || endpoint === 0) hostRead(endpoint, size);
+      else this.outWaiting = () => hostRead(endpoint, size);
+    };
+    cdc.onSerialData = (bytes) => this.onSerial(Buffer.from(bytes));
+    cdc.onDeviceConnected = () => {
+      this.connected = true;
+    };
+    this.connected = false;
+    this.input = [];
+    this.cdc = cdc;
+    this.mcu = mcu;
+    this.pendingReset = null;
+    this.boots++;
+    this.onBoot(mcu, cause);
+    this.onReset(cause);
+  }
+
+  /** The ring oscillator: running, and its random bit (pico_rand and os.urandom read it). */
+  rosc(peripheral) {
+    const regs = new Map([[0, ROSC_CTRL_RESET]]);
+    peripheral.readUint32 = (offset) => {
+      if (offset === ROSC_STATUS) return ROSC_STABLE_ENABLED >>> 0;
+      if (offset === ROSC_RANDOMBIT) return this.random();
+      return regs.get(offset) ?? 0;
+    };
+    peripheral.writeUint32 = (offset, value) => regs.set(offset, value);
+    return peripheral;
+  }
+
+  /** A reset the device asked for (watchdog, machine.reset()): done between two instructions. */
+  reset(cause) {
+    this.pendingReset = cause;
+  }
+
+  get nanos() {
+    return this.mcu.clock.nanos;
+  }
+
+  flashRoutine(code) {
+    const { mcu } = this;
+    const r = mcu.core.registers;
+    const name = FLASH_ROUTINES[code];
+    if (name === undefined) {
+      // a breakpoint in the firmware itself: a real Pico without a debugger takes a HardFault
+      process.stderr.write(`vpico: BKPT ${code} at 0x${mcu.core.PC.toString(16)}\n`);
+      return;
+    }
+    if ((name === "RE" || name === "RP") && this.cutAfterWrites !== null && this.cutAfterWrites-- === 0) {
+      this.cutAfterWrites = null;
+      this.reset("power"); // the write never happens
+    } else if (name === "RE") this.erase(r[0] >>> 0, r[1] >>> 0);
+    else if (name === "RP") this.program(r[0] >>> 0, r[1] >>> 0, r[2] >>> 0);
+    mcu.core.PC = mcu.core.LR & ~1;
+    mcu.core.breakRewind = 0;
+  }
+
+  erase(offset, count) {
+    this.check(offset, count);
+    this.mcu.flash.fill(0xff, offset, offset + count);
+    this.fs.fill(0xff, offset - FS_OFFSET, offset - FS_OFFSET + count);
+    this.flashOps.erases += count / SECTOR_BYTES;
+    this.onFlashWrite();
+    this.mcu.clock.tick((count / SECTOR_BYTES) * ERASE_SECTOR_NS);
+  }
+
+  program(offset, data, count) {
+    this.check(offset, count);
+    const { mcu } = this;
+    for (let i = 0; i < count; i++) {
+      // programming only clears bits, as NOR flash does
+      const byte = mcu.flash[offset + i] & mcu.readUint8(data + i);
+      mcu.flash[offset + i] = byte;
+      this.fs[offset - FS_OFFSET + i] = byte;
+    }
+    this.flashOps.programs += Math.ceil(count / PAGE_BYTES);
+    this.onFlashWrite();
+    mcu.clock.tick(Math.ceil(count / PAGE_BYTES) * PROGRAM_PAGE_NS);
+  }
+
+  check(offset, count) {
+    if (offset < FS_OFFSET || offset + count > FLASH_BYTES) {
+      throw new Error(`flash write at 0x${offset.toString(16)} (+${count}) outside the filesystem`);
+    }
+  }
+
+  /** Bytes typed on the USB serial port. */
+  write(bytes) {
+    for (const b of bytes) this.input.push(b);
+  }
+
+  /** Run until the clock reaches `untilNanos` or about `maxCycles` have run. */
+  run(untilNanos, maxCycles = 2e6) {
+    let cycles = 0;
+    // (a block's steps count too: a stuck emulator must still let the world outside look in)
+    for (let block = 0; cycles < maxCycles && block < maxCycles / 1000; block++) {
+      const { mcu } = this;
+      const { core, clock } = mcu;
+      if (this.connected) {
+        const fifo = this.cdc.txFIFO;
+        while (this.input.length && fifo.itemCount < CDC_FIFO) fifo.push(this.input.shift());
+        if (fifo.itemCount && this.outWaiting) {
+          const send = this.outWaiting;
+          this.outWaiting = null;
+          send();
+        }
+      }
+      // a block of instructions between two looks at the world outside
+      for (let i = 0; i < 5000; i++) {
+        if (clock.nanos >= untilNanos) return;
+        if (core.waiting) {
+          // asleep (WFE/WFI) until the next timer event, or a host's byte
+          const next = clock.nanosToNextAlarm;
+          const wait = Math.max(0, Math.min(next > 0 ? next : next < 0 ? 0 : IDLE_NS, untilNanos - clock.nanos));
+          clock.tick(wait);
+          cycles += 1 + wait / NS_PER_CYCLE;
+          if (this.input.length) break;
+        } else {
+          const n = core.executeInstruction();
+          clock.tick(n * NS_PER_CYCLE);
+          cycles += n;
+        }
+        if (this.pendingReset) {
+          this.boot(this.pendingReset);
+          break;
+        }
+      }
+    }
+  }
+}
