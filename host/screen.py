@@ -12,7 +12,12 @@ _SCREEN = bytes(round(255 * (v / 255) ** (1 / 2.2)) for v in range(256))
 def screen_colours(pixels):
     """The colour of every pixel of ``pixels`` (hal.pixels.Pixels) on a
     screen, as (r, g, b) tuples, from its last sent frame."""
-    wire = pixels.wire
-    r, g, b = pixels._offsets
+    return wire_colours(pixels.wire, pixels._offsets)
+
+
+def wire_colours(wire, offsets=(1, 0, 2)):
+    """The screen colour of every pixel of ``wire`` bytes, whose red, green
+    and blue sit at ``offsets`` in each pixel's three (a WS2812B's: G, R, B)."""
+    r, g, b = offsets
     return [(_SCREEN[wire[i + r]], _SCREEN[wire[i + g]], _SCREEN[wire[i + b]])
-            for i in range(0, len(wire), 3)]
+            for i in range(0, len(wire) - 2, 3)]

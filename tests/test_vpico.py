@@ -399,7 +399,7 @@ def test_a_configuration_mistake_is_named_and_blinks_the_first_pixel_red(flashed
             (tmp_path / "bad").write_text(content)
             mpremote(pico.port, "cp", str(tmp_path / "bad"), ":" + path)
         since = mark(pico)
-        seen = console_after(pico, pico.reset, message)
+        seen = console_after(pico, pico.reset, startup.RESTART)  # printed after the message
         assert message in seen and startup.RESTART in seen, seen
         assert message in pico.files()["error.log"].decode()
         # the first pixel blinks red, every other pixel is dark; the board does not restart

@@ -120,19 +120,7 @@ class VirtualPico:
 
     def request(self, op, **args):
         """One request on the control socket (host/vpico/main.mjs lists them); the answer."""
-        with socket.socket(socket.AF_UNIX) as s:
-            s.connect(self.control)
-            s.sendall((json.dumps(dict(args, op=op)) + "\n").encode())
-            answer = b""
-            while not answer.endswith(b"\n"):
-                chunk = s.recv(1 << 20)
-                if not chunk:
-                    raise RuntimeError("the virtual Pico stopped")
-                answer += chunk
-        reply = json.loads(answer)
-        if "error" in reply:
-            raise ValueError(reply["error"])
-        return reply
+        return request(self.control, op, **args)
 
     def status(self):
         return self.request("status")
@@ -195,6 +183,23 @@ class VirtualPico:
 
         self.request("save_fs")
         return read(self.image.read_bytes())
+
+
+def request(control, op, **args):
+    """One request on the control socket at path ``control``; the answer as a dict."""
+    with socket.socket(socket.AF_UNIX) as s:
+        s.connect(control)
+        s.sendall((json.dumps(dict(args, op=op)) + "\n").encode())
+        answer = b""
+        while not answer.endswith(b"\n"):
+            chunk = s.recv(1 << 20)
+            if not chunk:
+                raise RuntimeError("the virtual Pico stopped")
+            answer += chunk
+    reply = json.loads(answer)
+    if "error" in reply:
+        raise ValueError(reply["error"])
+    return reply
 
 
 def _at(at):

@@ -15,16 +15,18 @@ import tempfile
 import tty
 from pathlib import Path
 
-from host.vpico import HERE, ROOT, MissingPicoFiles, pico_files
+from host.vpico import HERE, ROOT, MissingPicoFiles, pico_files, request
 
 DEFAULT_IMAGE = ROOT / ".vpico" / "fs.bin"
 # output kept while nobody reads the serial port; beyond it the oldest is dropped
 BACKLOG = 1 << 20
+VIEW_S = 0.5  # the board's lights are drawn again this often
 
 
-def relay(master, node, parent=None):
+def relay(master, node, parent=None, every=None):
     """Copy bytes between the pseudo-terminal and the emulator until it ends
-    (or ``parent``, a pipe from the process that started us, closes)."""
+    (or ``parent``, a pipe from the process that started us, closes);
+    ``every()`` is called about twice a second."""
     sel = selectors.DefaultSelector()
     sel.register(node.stdout, selectors.EVENT_READ)
     sel.register(master, selectors.EVENT_READ)
@@ -32,7 +34,10 @@ def relay(master, node, parent=None):
         sel.register(parent, selectors.EVENT_READ)
     backlog = bytearray()
     while True:
-        for key, events in sel.select():
+        ready = sel.select(VIEW_S)
+        if every and not ready:
+            every()
+        for key, events in ready:
             if key.fileobj is parent:
                 if not os.read(parent, 1024):
                     return
@@ -57,6 +62,51 @@ def relay(master, node, parent=None):
             except BlockingIOError:
                 pass  # the port is not being read: keep it for later
         sel.modify(master, selectors.EVENT_READ | (selectors.EVENT_WRITE if backlog else 0))
+
+
+def lights(board, wire):
+    """The board's spaces, and its other pixels in a row below, in the colours
+    the pixels show (``wire``: the bytes the chain latched), as lines of text."""
+    from host.screen import wire_colours
+    from host.sim import ansi
+    from host.views import find
+    from rules.games import new_game
+
+    colours = wire_colours(wire)
+    game = new_game(board["game"], board, 2)
+    rows = {}
+    for s, (row, col) in enumerate(find(game.name).spots(game.board)):
+        rows.setdefault(row, []).append((col, game.board.leds[s]))
+    lines = []
+    for row in range(max(rows) + 1):
+        line, at = "", 0
+        for col, led in sorted(rows.get(row, ())):
+            line += " " * (col - at) + ansi(colours[led], "  ")
+            at = col + 2
+        lines.append(line)
+    spaces = set(game.board.leds)
+    lines.append("")
+    lines.append(" ".join(ansi(c, "  ") for i, c in enumerate(colours) if i not in spaces))
+    return lines
+
+
+def viewer(control, board):
+    """Draws the board's lights under the port's details, as the Pico lights them."""
+    drawn = [0]
+
+    def draw():
+        try:
+            wire = bytes.fromhex(request(control, "pixels")["hex"])
+        except (OSError, ValueError, RuntimeError):
+            return
+        text = lights(board, wire)
+        # back up over the last picture and draw this one in its place
+        sys.stdout.write("\x1b[%dF" % drawn[0] if drawn[0] else "")
+        sys.stdout.write("\n".join(line + "\x1b[K" for line in text) + "\n")
+        sys.stdout.flush()
+        drawn[0] = len(text)
+
+    return draw
 
 
 def serve(args):
@@ -86,8 +136,12 @@ def serve(args):
     print("board:   %s, wired as %s" % (args.board, args.pins))
     print("try:     make flash PORT=%s   (Ctrl-C here switches the virtual Pico off)" % port)
     sys.stdout.flush()
+    view = None
+    if sys.stdout.isatty() and not args.with_parent:
+        print("lights:  the board as the Pico lights it (its data pin, decoded)\n")
+        view = viewer(str(args.control), json.loads(board.read_text()))
     try:
-        relay(master, node, sys.stdin.fileno() if args.with_parent else None)
+        relay(master, node, sys.stdin.fileno() if args.with_parent else None, view)
     finally:
         node.terminate()
         node.wait()
