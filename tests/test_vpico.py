@@ -217,6 +217,7 @@ def press_die(pico, rig, at):
     pico.release("die1", at=at + 120)
     pico.wait(at + 1200 - pico.now())
     rolled = record(pico)[-1]
+    assert "roll" in json.loads(rolled), "the die did not roll: the Pico's board disagrees with its game"
     rig.ctl.ports.chance.urandom.values = bytes(roll_of(rig.game, rolled))
     rig.press(0)
     return rolled
