@@ -60,10 +60,10 @@ replay: $(VENV)/.installed ## replay a game record: make replay FILE=game.jsonl
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=game.jsonl" >&2; exit 2; }
 	$(PY) -m host.replay $(FILE)
 
-bench: setup ## measure the budgets (LED encode, allocation, ...) on CPython and MicroPython
+bench: setup ## measure the budgets (press to pixel, loop, heap, boot, hint, LED encode, ...) on CPython, WebAssembly and the emulated Pico (minutes)
 	$(PY) -m host.bench
 
-bench-check: setup ## like bench, and fail when a figure is over its budget
+bench-check: setup ## like bench, and fail when a figure is over its budget (DESIGN §6: the Pico's figures)
 	$(PY) -m host.bench --check
 
 strength: $(VENV)/.installed ## the computer players against each other: win rates with 95% intervals

@@ -1,9 +1,15 @@
-"""``make bench``: the budgets of DESIGN §6 measured on CPython and on the
-MicroPython WebAssembly port, side by side, for every game.
+"""``make bench``: the budgets of DESIGN §6 measured on CPython, on the
+MicroPython WebAssembly port and on the emulated Pico, side by side, for
+every game.
 
     python -m host.bench [--check]
 
-``--check`` exits 1 when a figure is over its budget.
+``--check`` exits 1 when a figure is over its budget. The budgets of DESIGN
+§6 apply to the Pico column (host/bench_pico.py measures it: minutes of
+emulated RP2040, two boards at a time, while the other two columns are
+measured); the WebAssembly column keeps one of its own (the decision
+listing). The strength of the hint the Pico can afford is played out on
+CPython with host/strength.py's games.
 
 The worst position of a game is found here, on CPython, before anything is
 measured: random games of the game's widest setups (most players, most
@@ -11,22 +17,27 @@ pieces, every option that adds decisions) are played with fixed seeds, every
 roll of every position that waits for one is tried, and the roll that leaves
 the most legal decisions wins (the first found, on a tie). A game without
 rolls (Tiddlee Snuka) is judged at its decisions instead. The position is
-handed to both interpreters as a save, so both time the same thing, and the
+handed to every interpreter as a save, so all time the same thing, and the
 note under the table names the seed and step, so it can be found again.
 """
 
 import argparse
 import json
+import multiprocessing
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from host import BOARDS, FIRMWARE, ROOT
+from app.controller import HINT_MS
+from app.device import LOOP_MS
+from host import BOARDS, FIRMWARE, ROOT, bench_pico, strength
 from host.boardfile import read_board
 from host.build import build
+from host.vpico import UF2_NAME
 from rules.core import ROLL, RulesError
 from rules.games import GAMES, find_game
 from rules.playout import Rng, random_step
@@ -41,10 +52,15 @@ WIDEST = {
     "sniggle": ((4, {}), (2, {})),
     "snuka": ((6, {"nominate": True}), (2, {})),
 }
-DECIDE_US = 2000
-HEAP_BYTES = 64 * 1024
-PRESS_MS = 16
+DECIDE_US = 2000  # on WebAssembly
 PLAYOUT_GOAL = 2000
+# DESIGN §6, on the Pico
+PRESS_MS = 16
+PERIOD_MS = 10
+PICO_DECIDE_US = 10000
+PICO_FREE_BYTES = 96 * 1024
+BOOT_MS = 1500
+STRENGTH_GAMES = 200  # the hint's search against the greedy player, per game
 
 
 def adafruit_source():
@@ -111,58 +127,118 @@ def on_micropython(lib, args):
     return json.loads(out.splitlines()[-1])
 
 
-def led_rows(cpy, mpy):
-    """(figure, CPython, MicroPython, budget, within?) for the table."""
-    c, m = cpy["led"], mpy["led"]
+def led_rows(cpy, mpy, pico):
+    """(figure, CPython, WebAssembly, Pico, budget, within?) for the table."""
+    c, m, p = cpy["led"], mpy["led"], pico["led"]
     yield ("LED frame encode, %s (%d pixels), us" % (c["board"], c["pixels"]),
-           "%.0f" % c["encode_us"], "%.0f" % m["encode_us"], "faster than Adafruit", None)
+           "%.0f" % c["encode_us"], "%.0f" % m["encode_us"], "%.0f" % p["encode_us"], "faster than Adafruit", None)
     yield ("  adafruit_pixelbuf encode of the same frame, us",
-           "%.0f" % c["adafruit_us"], "%.0f" % m["adafruit_us"], "", None)
+           "%.0f" % c["adafruit_us"], "%.0f" % m["adafruit_us"], "%.0f" % p["adafruit_us"], "", None)
     yield ("  ratio Adafruit / ours", "%.1fx" % (c["adafruit_us"] / c["encode_us"]),
-           "%.1fx" % (m["adafruit_us"] / m["encode_us"]), "> 1",
-           c["encode_us"] < c["adafruit_us"] and m["encode_us"] < m["adafruit_us"])
-    yield ("LED frame: bytes allocated (MicroPython)", "-", str(m["frame_bytes_allocated"]), "0",
-           m["frame_bytes_allocated"] == 0)
-    yield ("the wire itself, us (30 us per pixel + 50 us latch)", "", "%d" % wire_us(c["pixels"]),
+           "%.1fx" % (m["adafruit_us"] / m["encode_us"]), "%.1fx" % (p["adafruit_us"] / p["encode_us"]), "> 1",
+           all(f["encode_us"] < f["adafruit_us"] for f in (c, m, p)))
+    yield ("LED frame: bytes allocated (MicroPython)", "-", str(m["frame_bytes_allocated"]),
+           str(p["frame_bytes_allocated"]), "0", m["frame_bytes_allocated"] == p["frame_bytes_allocated"] == 0)
+    yield ("the wire itself, us (30 us per pixel + 50 us latch)", "", "", "%d" % wire_us(c["pixels"]),
            "physical limit", None)
-    polls = mpy["polls"]
     for port, label in (("button", "Button.poll"), ("picker", "ButtonPicker.poll"),
                         ("sensors", "Sensors.poll (74HC165 chain)"), ("wheels", "Wheels.poll")):
-        yield ("input poll: bytes allocated per %s (MicroPython)" % label, "-", "%g" % polls[port], "0",
-               polls[port] == 0)
+        m_polls, p_polls = mpy["polls"][port], pico["polls"][port]
+        yield ("input poll: bytes allocated per %s (MicroPython)" % label, "-", "%g" % m_polls, "%g" % p_polls, "0",
+               m_polls == p_polls == 0)
 
 
 def wire_us(pixels):
     return 30 * pixels + 50
 
 
-def game_rows(name, position, cpy, mpy, heap):
-    c, m = cpy[name], mpy[name]
+def game_rows(name, position, cpy, mpy, heap, pico, power):
+    """The rows of one game; ``pico`` its Pico figures, ``power`` the
+    strength of the hint the Pico reaches: (score in half points, games)."""
+    c, m, d = cpy[name], mpy[name], pico["device"][name]
     yield ("%s: all legal decisions %s, worst position (%d), us"
            % (name, "after a roll" if position["outcome"] >= 0 else "at a decision", m["decisions"]),
-           "%.0f" % c["decide_us"], "%.0f" % m["decide_us"], "<= %d (MicroPython)" % DECIDE_US,
-           m["decide_us"] <= DECIDE_US)
+           "%.0f" % c["decide_us"], "%.0f" % m["decide_us"], "%.0f" % d["decide_us"],
+           "<= %d (WebAssembly), <= %d (Pico)" % (DECIDE_US, PICO_DECIDE_US),
+           m["decide_us"] <= DECIDE_US and d["decide_us"] <= PICO_DECIDE_US)
     yield ("%s:   the search player's pick there (a hint, %d nodes), ms" % (name, m["hint_nodes"]),
-           "%.1f" % (c["hint_us"] / 1000), "%.1f" % (m["hint_us"] / 1000), "", None)
+           "%.1f" % (c["hint_us"] / 1000), "%.1f" % (m["hint_us"] / 1000), "%.0f" % (d["hint_us"] / 1000), "", None)
+    yield ("%s:   the hint as the controller asks for it (%d nodes, %d ms at most), ms"
+           % (name, m["hint_nodes"], HINT_MS), "%.1f" % (c["budget_us"] / 1000), "%.1f" % (m["budget_us"] / 1000),
+           "%.0f" % (d["budget_us"] / 1000), "<= %d" % HINT_MS,
+           max(f["budget_us"] for f in (c, m, d)) <= HINT_MS * 1000)
+    yield ("%s:     nodes it reached (passes finished beyond the first look)" % name,
+           *("%d (%d)" % (f["budget_nodes"], f["budget_passes"]) for f in (c, m, d)), "", None)
+    score, games = power
+    low, high = strength.wilson(score / 2, games)
+    yield ("%s:     its strength at %d nodes: score against the greedy player, %d games (95%% interval)"
+           % (name, d["budget_nodes"], games), "", "",
+           "%.0f%% (%.0f-%.0f%%)" % (50 * score / games, 100 * low, 100 * high),
+           "", "stronger than greedy" if low > 0.5 else "weaker than greedy" if high < 0.5 else "not told from greedy")
+    g = pico["game"]
+    if g["hint_us"] >= 0:
+        yield ("%s:   a hint asked on the board in a whole game (the first: loads the search), ms" % name,
+               "-", "-", "%.0f" % (g["hint_us"] / 1000), "<= %d" % HINT_MS, g["hint_us"] <= HINT_MS * 1000)
     yield ("%s: a whole random game (%d steps), ms" % (name, c["game_steps"]),
-           "%.1f" % (c["game_us"] / 1000), "%.1f" % (m["game_us"] / 1000), "", None)
+           "%.1f" % (c["game_us"] / 1000), "%.1f" % (m["game_us"] / 1000), "%.0f" % (d["game_us"] / 1000), "", None)
     yield ("%s: random playouts per second (%.0f steps/s on CPython)" % (name, c["steps_per_s"]),
-           "%.0f" % c["playouts_per_s"], "%.0f" % m["playouts_per_s"], "goal >= %d (CPython)" % PLAYOUT_GOAL,
-           "goal met" if c["playouts_per_s"] >= PLAYOUT_GOAL else "under goal")
+           "%.0f" % c["playouts_per_s"], "%.0f" % m["playouts_per_s"], "%.1f" % d["playouts_per_s"],
+           "goal >= %d (CPython)" % PLAYOUT_GOAL, "goal met" if c["playouts_per_s"] >= PLAYOUT_GOAL else "under goal")
     yield ("%s: heap in use after a whole game, firmware loaded, KB (code %.1f)" % (name, heap["code"] / 1024),
-           "-", "%.1f" % (heap["heap"] / 1024), "<= %d KB (MicroPython)" % (HEAP_BYTES // 1024),
-           heap["heap"] <= HEAP_BYTES)
+           "-", "%.1f" % (heap["heap"] / 1024), "-", "", None)
     yield ("%s:   + what a hint loads (rules.players, rules.playout, tables), KB" % name,
-           "-", "%.1f" % (heap["hint"] / 1024), "", None)
+           "-", "%.1f" % (heap["hint"] / 1024), "-", "", None)
+    yield ("%s: heap free on the board at the lowest point of a whole game, KB (largest free block)" % name,
+           "-", "-", "%.1f (%.1f)" % (g["lowest"] / 1024, g["lowest_block"] / 1024),
+           ">= %d KB (Pico)" % (PICO_FREE_BYTES // 1024), g["lowest"] >= PICO_FREE_BYTES)
+    yield ("%s:   after that game (%d steps), KB (largest free block)" % (name, g["steps"]),
+           "-", "-", "%.1f (%.1f)" % (g["free"] / 1024, g["free_block"] / 1024), "", None)
+    answered = pico["press_lit_ms"] is not None
+    sent_p, lit_p = ("%.1f" % pico["press_sent_ms"], "%.1f" % pico["press_lit_ms"]) if answered else \
+        ("> %d" % bench_pico.ANSWER_MS,) * 2
     if c["press"] is None:
-        yield ("%s: die press -> first changed pixel" % name, "no die", "no die", "", None)
-        return
-    sent = [p["press_ms"] + p["pass_us"] / 1000 for p in (c["press"], m["press"])]
-    wire = wire_us(c["press"]["pixels"]) / 1000
-    yield ("%s: die press -> changed frame sent, ms (loop: %d ms, then the pass)" % (name, c["press"]["press_ms"]),
-           "%.1f" % sent[0], "%.1f" % sent[1], "<= %d" % PRESS_MS, max(sent) <= PRESS_MS)
-    yield ("%s:   + %d pixels on the wire -> first changed pixel lit, ms" % (name, c["press"]["pixels"]),
-           "%.1f" % (sent[0] + wire), "%.1f" % (sent[1] + wire), "<= %d" % PRESS_MS, max(sent) + wire <= PRESS_MS)
+        yield ("%s: button 1 click -> changed frame sent, ms (from the release)" % name,
+               "no die", "no die", sent_p, "", None)
+        yield ("%s:   + %d pixels on the wire -> first changed pixel lit, ms" % (name, pico["pixels"]),
+               "no die", "no die", lit_p, "<= %d" % PRESS_MS, answered and pico["press_lit_ms"] <= PRESS_MS)
+    else:
+        wire = wire_us(pico["pixels"]) / 1000
+        sent = [f["press_ms"] + f["pass_us"] / 1000 for f in (c["press"], m["press"])]
+        yield ("%s: die press -> changed frame sent, ms (simulated loop: %d ms, then the pass)"
+               % (name, c["press"]["press_ms"]), "%.1f" % sent[0], "%.1f" % sent[1], sent_p, "", None)
+        yield ("%s:   + %d pixels on the wire -> first changed pixel lit, ms" % (name, pico["pixels"]),
+               "%.1f" % (sent[0] + wire), "%.1f" % (sent[1] + wire), lit_p, "<= %d" % PRESS_MS,
+               answered and max(sent) + wire <= PRESS_MS and pico["press_lit_ms"] <= PRESS_MS)
+    loop = pico["loop"]
+    moment = ("a piece lifted: %d destinations lit" % loop["targets"] if loop["in_hand"] >= 0
+              else "a counter dropped through a pocket's beam" if not loop["lifting"]
+              else "no piece lifted: those that may move stand in stacks" if not loop["targets"]
+              else "the lifted piece NOT seen")
+    yield ("%s: the loop's period at the worst moment (%s%s), ms"
+           % (name, moment, "" if loop["agreed"] else "; the board did NOT agree with the game"),
+           "-", "-", "%.1f" % (loop["period_us"] / 1000), "<= %d (Pico)" % PERIOD_MS,
+           loop["agreed"] and (loop["in_hand"] >= 0 or not loop["targets"]) and loop["period_us"] <= PERIOD_MS * 1000)
+    yield ("%s:   its longest tick; a garbage collection there, ms" % name,
+           "-", "-", "%.1f; %.1f" % (loop["tick_us"] / 1000, loop["collect_us"] / 1000), "", None)
+    yield ("%s: boot to the first frame, ms (a new game; the saved game resumed)" % name,
+           "-", "-", "%.0f; %.0f" % (pico["boot_ms"], pico["resume_ms"]), "<= %d (Pico)" % BOOT_MS,
+           max(pico["boot_ms"], pico["resume_ms"]) <= BOOT_MS)
+
+
+def strength_of(nodes, jobs=2):
+    """{game: (score of the search player at ``nodes[game]`` nodes against
+    the greedy player, in half points; games)}, host/strength.py's games."""
+    tasks = []
+    for name, n in nodes.items():
+        for first in range(0, STRENGTH_GAMES, strength.CHUNK):
+            tasks.append((name, "search", "greedy", first, min(strength.CHUNK, STRENGTH_GAMES - first), n))
+    with multiprocessing.Pool(jobs) as pool:
+        results = pool.map(strength.play_games, tasks, chunksize=1)
+    out = {name: (0, 0) for name in nodes}
+    for task, (score, _, _) in zip(tasks, results):
+        total, games = out[task[0]]
+        out[task[0]] = (total + score, games + task[4])
+    return out
 
 
 def main(argv=None):
@@ -170,28 +246,35 @@ def main(argv=None):
     parser.add_argument("--check", action="store_true", help="exit 1 when a figure is over its budget")
     args = parser.parse_args(argv)
     positions = {name: worst_position(name) for name in GAMES}
-    with tempfile.TemporaryDirectory() as lib:
-        shutil.copy(os.path.join(adafruit_source(), "adafruit_pixelbuf.py"), lib)
-        shutil.copy(os.path.join(HOST, "bench_device.py"), lib)
-        with open(os.path.join(lib, "positions.json"), "w") as f:
-            json.dump(positions, f)
-        cpy = on_cpython(lib, os.path.join(lib, "positions.json"))
-        mpy = on_micropython(lib, ["/lib/positions.json"])
-        pack_firmware(lib, "firmware.json")
-        heaps = {name: on_micropython(lib, ["--heap", name, "/lib/firmware.json"]) for name in GAMES}
-    table = list(led_rows(cpy, mpy))
+    with ThreadPoolExecutor(1) as background:
+        on_pico = background.submit(bench_pico.figures, positions)  # minutes of emulated Pico, meanwhile the rest
+        with tempfile.TemporaryDirectory() as lib:
+            shutil.copy(os.path.join(adafruit_source(), "adafruit_pixelbuf.py"), lib)
+            shutil.copy(os.path.join(HOST, "bench_device.py"), lib)
+            with open(os.path.join(lib, "positions.json"), "w") as f:
+                json.dump(positions, f)
+            cpy = on_cpython(lib, os.path.join(lib, "positions.json"))
+            mpy = on_micropython(lib, ["/lib/positions.json"])
+            pack_firmware(lib, "firmware.json")
+            heaps = {name: on_micropython(lib, ["--heap", name, "/lib/firmware.json"]) for name in GAMES}
+        pico = on_pico.result()
+    power = strength_of({name: pico[name]["device"][name]["budget_nodes"] for name in GAMES})
+    table = list(led_rows(cpy, mpy, pico[GAMES[-1]]["device"]))
     for name in GAMES:
-        table.extend(game_rows(name, positions[name], cpy, mpy, heaps[name]))
-    widths = [max(len(str(r[i])) for r in table) for i in range(4)]
-    head = ("figure", "CPython", "MicroPython", "budget")
+        table.extend(game_rows(name, positions[name], cpy, mpy, heaps[name], pico[name], power[name]))
+    widths = [max(len(str(r[i])) for r in table) for i in range(5)]
+    head = ("figure", "CPython", "WebAssembly", "Pico", "budget")
     print("  ".join(h.ljust(w) for h, w in zip(head, widths)) + "  verdict")
     over = 0
     for row in table:
-        verdict = row[4] if isinstance(row[4], str) else "" if row[4] is None else "within" if row[4] else "OVER"
-        over += row[4] is False
-        print("  ".join(str(cell).ljust(w) for cell, w in zip(row[:4], widths)) + "  " + verdict)
-    print("times are medians of 7 samples; MicroPython here is the WebAssembly port under node, several times"
-          " faster than a Pico, whose clock ticks in whole ms (short actions are timed in batches)")
+        verdict = row[5] if isinstance(row[5], str) else "" if row[5] is None else "within" if row[5] else "OVER"
+        over += row[5] is False
+        print("  ".join(str(cell).ljust(w) for cell, w in zip(row[:5], widths)) + "  " + verdict)
+    print("times on CPython and WebAssembly are medians of 7 samples; WebAssembly is MicroPython's port under node,"
+          " whose clock ticks in whole ms (short actions are timed in batches). Pico is the emulated one"
+          " (host/vpico: the stock MicroPython rp2 firmware %s on an RP2040 at 125 MHz): its clock counts"
+          " cycles, so one sample is taken and the figure is the same at every run; it does not model the XIP"
+          " flash cache's misses, so a real Pico can only be slower" % UF2_NAME)
     print("worst positions, found by playing %d random games (seeds 0-%d) of each setup and trying every roll:"
           % (SEEDS, SEEDS - 1))
     for name in GAMES:
@@ -201,18 +284,44 @@ def main(argv=None):
         print("  %s (%s): random game seed %d after %d steps, %s: %d decisions; save %s"
               % (name, setup, p["seed"], p["step"], what, p["decisions"], json.dumps(p["save"], separators=(",", ":"))))
     some = heaps[GAMES[0]]
-    print("heap: the firmware as the Pico loads it, the .mpy files of host/build.py (bytecode, which this port"
-          " loads as the Pico does)%s: %s, the rules core and the game, what they import, its board and a finished"
-          " random game (2 players, stepped through game.play() by the bench script), after gc.collect() in a fresh"
-          " interpreter, less the %d bytes it held before (the interpreter and the bench script); code is the part"
-          " the imports take. Not counted: main.py (it runs the device), what this port cannot import (%s), and the"
-          " computer players (rules.players, rules.playout), which the controller imports only when a hint is"
-          " asked for: the row under the heap says what a hint adds"
+    print("heap in use (WebAssembly): the firmware as the Pico loads it, the .mpy files of host/build.py (bytecode,"
+          " which this port loads as the Pico does)%s: %s, the rules core and the game, what they import, its board"
+          " and a finished random game (2 players, stepped through game.play() by the bench script), after"
+          " gc.collect() in a fresh interpreter, less the %d bytes it held before (the interpreter and the bench"
+          " script); code is the part the imports take. Not counted: main.py (it runs the device), what this port"
+          " cannot import (%s), and the computer players (rules.players, rules.playout), which the controller"
+          " imports only when a hint is asked for: the row under the heap says what a hint adds"
           % ("" if all(h["mpy"] for h in heaps.values()) else " (NOT loaded from .mpy here)",
              ", ".join(some["modules"]), max(h["base"] for h in heaps.values()), ", ".join(some["skipped"]) or "-"))
-    print("die press: a loop stepped by a fake clock 1 ms at a time (hal Button, Tumble, Pixels) counts the ms"
-          " from the press to the pass that sends a changed frame; the measured cost of that pass is added, and"
-          " then the frame's time on the wire: the pixels show it at the latch, after the last one")
+    print("heap free on the board (Pico): in a fresh interpreter main.py's start-up (app.device) starts a new game"
+          " (2 players) on the board's pins; it is played to its end at random (seed %d), every step through the"
+          " controller's play() (record line, save on flash, events, refresh) and a tick of the loop after it (polls,"
+          " a frame); a hint is asked for at the first piece move, so the search's code stays loaded. gc.mem_free()"
+          " after gc.collect() after every step; the largest free block is mem_info()'s max free sz. The bench's own"
+          " code (host/bench_board.py, some 2.5 KB) is in that heap too, so a board has a little more"
+          % bench_pico.GAME_SEED)
+    print("die press (CPython, WebAssembly): a loop stepped by a fake clock 1 ms at a time (hal Button, Tumble,"
+          " Pixels) counts the ms from the press to the pass that sends a changed frame; the measured cost of that"
+          " pass is added, and then the frame's time on the wire: the pixels show it at the latch, after the last one")
+    print("die press (Pico): main.py running the new game, its pieces on their sensors, die button 1 pressed"
+          " (its contact bounces) and held %d ms; a twin Pico does all the same but the press, and the first frame that"
+          " differs from the twin's answers it: its first edge on the wire (sent) and its latch (lit) less the moment"
+          " the contact first closed. Everything the loop does on that tick counts, a save on flash included."
+          " Tiddlee Snuka's button 1 steps to the next candidate on a click, known at the release: counted from there"
+          % bench_pico.HOLD_MS)
+    print("the loop's period (Pico): the worst position after its roll saved as the game main.py resumes, the board"
+          " made to agree with it, then the piece with the most destinations lifted (Tiddlee Snuka: a counter"
+          " dropped through a pocket's beam); the loop of app.device.play (a tick, a %d ms pause) runs on it and the"
+          " longest time between two ticks over %d ms is the period. A collection falls in a tick now and then: its"
+          " time is shown beside the longest tick" % (LOOP_MS, bench_pico.PERIOD_MS))
+    print("boot (Pico): power on to the first frame's latch, with no saved game (main.py starts and saves a new"
+          " one), and again after a power cut (it resumes the saved game)")
+    nodes = mpy[GAMES[0]]["hint_nodes"]
+    print("hint: the search player with the controller's budgets (%d nodes, %d ms on the interpreter's clock) at the"
+          " worst position, after the untimed %d-node pick above; on the board, the first hint asked in a whole game."
+          " Its strength: host/strength.py's games, 2 players, the search player at the nodes the Pico reaches"
+          " against the greedy player, seats alternating; make strength plays it at 300 nodes"
+          % (nodes, HINT_MS, nodes))
     print("playouts: whole random games from the start, 2 players, default options (the goal is not a DESIGN §6"
           " budget, so --check does not fail on it)")
     return 1 if args.check and over else 0

@@ -1,9 +1,18 @@
 """Figures measured inside one interpreter, CPython or MicroPython; prints one
-JSON object on its last line. Run by ``host/bench.py`` on both.
+JSON object on its last line. Run by ``host/bench.py`` on CPython and the
+WebAssembly port, and by ``host/bench_pico.py`` on the emulated Pico.
 
     bench_device.py BOARDS_DIR POSITIONS_JSON   every figure but the heap
     bench_device.py BOARDS_DIR --heap GAME MPY_JSON
                                                 the heap after a whole game of GAME
+    bench_device.py BOARDS_DIR POSITIONS_JSON --pico GAME [--led]
+                                                on the Pico (host/bench_pico.py): the
+                                                figures of GAME (and the LED frame and
+                                                the polls), one sample each
+
+On the Pico the clock is the emulated one, which counts cycles: a sample
+comes out the same at every run, so one is taken (a whole game and a hint
+there take seconds). Its die press is timed on the board itself.
 
 The heap is measured in an interpreter of its own, with nothing loaded but
 the firmware and the game. The firmware is loaded as the Pico loads it: the
@@ -43,11 +52,11 @@ SAMPLE_MS = 20  # each sample lasts at least this long
 PLAYOUT_MS = 1000  # random playouts are counted for this long
 PRESS_AT = 5  # ms into the simulated loop when the die button goes down
 POLLS = 3000  # polls per input port in the allocation count
+PICO_SENSOR_POLLS = 500  # on the Pico, where a poll of the sensor chain takes ms
 WHITE = (255, 255, 255)
-# the hal modules a device running a game holds (not hal.simulated, which stays on the PC)
 # the hal modules that stay loaded while a game runs (app.device unloads hal.pins
 # with app.startup once the board has started)
-HAL = ("buttons", "die", "pixels", "sensors", "storage", "strip_micropython", "ticks", "wheels")
+HAL = ("beams", "buttons", "die", "pixels", "sensors", "storage", "strip_micropython", "ticks", "wheels")
 
 
 async def pause():
@@ -60,8 +69,8 @@ def median(values):
     return values[len(values) // 2]
 
 
-def timed(fn, prepare=None):
-    """Microseconds per call of ``fn(item)``, the median of RUNS samples. Each
+def timed(fn, prepare=None, runs=RUNS):
+    """Microseconds per call of ``fn(item)``, the median of ``runs`` samples. Each
     sample calls it on the items ``prepare(n)`` made (untimed), n large enough
     for the sample to last SAMPLE_MS; without ``prepare`` the items are None."""
     n = 1
@@ -76,7 +85,7 @@ def timed(fn, prepare=None):
         # under a tick nothing is known yet; else aim a fifth past the sample length
         n = n * 4 if took < 1000 else n * SAMPLE_MS * 1200 // took + 1
     times = [took / n]
-    for _ in range(RUNS - 1):
+    for _ in range(runs - 1):
         items = prepare(n) if prepare else [None] * n
         start = clock()
         for item in items:
@@ -142,21 +151,24 @@ def led_figures(folder, names):
 # -- input polls --------------------------------------------------------------
 
 
-def allocated_per_poll(poll):
-    """Bytes allocated per call of ``poll(now)`` over POLLS calls (-1 where
-    ``gc.mem_alloc`` is missing, as on CPython). No collection runs inside a
-    synchronous stretch on the WebAssembly port, so the count is exact."""
+def allocated_per_poll(poll, polls=POLLS):
+    """Bytes allocated per call of ``poll(now)`` over ``polls`` calls (-1
+    where ``gc.mem_alloc`` is missing, as on CPython). No collection runs
+    inside a synchronous stretch on the WebAssembly port, so the count is
+    exact; nor on the Pico, as long as it allocates nothing."""
     if not hasattr(gc, "mem_alloc"):
         return -1
     poll(0)  # anything made once, at the first call, is not per poll
     before = gc.mem_alloc()
-    for now in range(1, POLLS + 1):
+    for now in range(1, polls + 1):
         poll(now)
-    return (gc.mem_alloc() - before) / POLLS
+    return (gc.mem_alloc() - before) / polls
 
 
-def poll_figures(sensors):
-    """Every input port polled through presses, placements and wheel turns."""
+def poll_figures(sensors, sensor_polls=POLLS):
+    """Every input port polled through presses, placements and wheel turns;
+    the piece sensors ``sensor_polls`` times (each of 500 sees a piece put
+    down and lifted)."""
     from hal.buttons import Button
     from hal.sensors import ButtonPicker, Sensors, ShiftIn
     from hal.wheels import Wheels
@@ -225,7 +237,7 @@ def poll_figures(sensors):
     return {
         "button": allocated_per_poll(poll_button),
         "picker": allocated_per_poll(poll_picker),
-        "sensors": allocated_per_poll(poll_sensors),
+        "sensors": allocated_per_poll(poll_sensors, sensor_polls),
         "wheels": allocated_per_poll(poll_wheels),
     }
 
@@ -240,10 +252,11 @@ def new_game(folder, name, players, options):
     return cls(read_json(folder + "/" + name + ".json"), players, options)
 
 
-def decide_figure(folder, name, position):
+def decide_figure(folder, name, position, runs=RUNS):
     """All legal decisions after the roll in the worst position: play the roll
     and list the decisions, on copies made beforehand. And the search
-    player's pick there, the hint the controller would light."""
+    player's pick there, the hint the controller would light: with the
+    player's default node budget, and as the controller asks for it."""
     from rules.games import find_game
 
     start = new_game(folder, name, position["players"], position["options"])
@@ -265,25 +278,46 @@ def decide_figure(folder, name, position):
     after = game.copy()
     decide(after)
     hint = SearchPlayer(Rng(1))  # its default budget
-    return {"decide_us": timed(decide, prepare), "decisions": len(after.legal()),
-            "hint_us": timed(lambda _: hint.pick(after)), "hint_nodes": hint.nodes}
+    figures = {"decide_us": timed(decide, prepare, runs), "decisions": len(after.legal()),
+               "hint_us": timed(lambda _: hint.pick(after), runs=runs), "hint_nodes": hint.nodes}
+    figures.update(budget_hint(after))
+    return figures
 
 
-def game_figures(folder, name, seed):
-    """One whole random game (the median of RUNS), and random playouts per second."""
+def budget_hint(game):
+    """The hint as the controller asks for it: the search player's node
+    budget and the controller's time budget on this interpreter's clock.
+    Returns how many nodes it reached (the search counts down ``_left``
+    from its budget) and how long it took."""
+    from app.controller import HINT_MS
+    from hal.ticks import diff, now
+    from rules.players import SearchPlayer
+    from rules.playout import Rng
+
+    hint = SearchPlayer(Rng(1), ms=HINT_MS, clock=now, diff=diff)
+    start = clock()
+    hint.pick(game)
+    took = elapsed(clock(), start)
+    return {"budget_nodes": min(hint.nodes, hint.nodes - hint._left), "budget_us": took, "budget_passes": hint.reached}
+
+
+def game_figures(folder, name, seed, runs=RUNS, playout_ms=PLAYOUT_MS):
+    """One whole random game (the median of ``runs``), and random playouts
+    per second: whole games from the start, counted for ``playout_ms`` (at
+    least one)."""
     from rules.playout import Rng, random_game
 
     fresh = new_game(folder, name, 2, None)
     times = []
     steps = 0
-    for _ in range(RUNS):
+    for _ in range(runs):
         g = fresh.copy()
         start = clock()
         steps = random_game(g, Rng(seed))
         times.append(elapsed(clock(), start))
     playouts = total_steps = 0
     start = clock()
-    while elapsed(clock(), start) < PLAYOUT_MS * 1000:
+    while not playouts or elapsed(clock(), start) < playout_ms * 1000:
         total_steps += random_game(fresh.copy(), Rng(1000 + playouts))
         playouts += 1
     took = elapsed(clock(), start) / 1000000
@@ -449,17 +483,23 @@ async def measure(argv):
         return await heap_after_game(folder, argv[3], argv[4])
     positions = read_json(argv[2])
     names = sorted(positions)
-    figures = {"led": led_figures(folder, names)}
-    await pause()
-    figures["polls"] = poll_figures(max(read_json(folder + "/" + n + ".json")["sensors"] for n in names))
-    await pause()
-    for name in names:
-        one = decide_figure(folder, name, positions[name])
+    pico = "--pico" in argv
+    figures = {}
+    if not pico or "--led" in argv:
+        figures["led"] = led_figures(folder, names)
         await pause()
-        one.update(game_figures(folder, name, 1))
+        sensors = max(read_json(folder + "/" + n + ".json")["sensors"] for n in names)
+        figures["polls"] = poll_figures(sensors, PICO_SENSOR_POLLS if pico else POLLS)
         await pause()
-        one["press"] = press_figures(folder, name)
+    runs = 1 if pico else RUNS
+    for name in [argv[argv.index("--pico") + 1]] if pico else names:
+        one = decide_figure(folder, name, positions[name], runs)
         await pause()
+        one.update(game_figures(folder, name, 1, runs, 0 if pico else PLAYOUT_MS))
+        await pause()
+        if not pico:
+            one["press"] = press_figures(folder, name)
+            await pause()
         figures[name] = one
     return figures
 

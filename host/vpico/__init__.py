@@ -98,7 +98,7 @@ class VirtualPico:
             if not self.port:
                 raise RuntimeError("the virtual Pico did not start")
             deadline = time.monotonic() + 20
-            while not os.path.exists(self.control):
+            while not self._listening():
                 if time.monotonic() > deadline:
                     raise RuntimeError("the virtual Pico did not start")
                 time.sleep(0.02)
@@ -106,6 +106,13 @@ class VirtualPico:
             self.__exit__()
             raise
         return self
+
+    def _listening(self):
+        try:
+            self.status()
+            return True
+        except (FileNotFoundError, ConnectionRefusedError):  # the socket is not there, or not yet listening
+            return False
 
     def __exit__(self, *_):
         if self._proc:

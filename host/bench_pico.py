@@ -1,0 +1,254 @@
+"""The Pico column of ``make bench``: the firmware as a Pico runs it, on the
+virtual Pico of host/vpico (the stock MicroPython 1.28 rp2 firmware on an
+emulated RP2040 at 125 MHz, the board's parts around it).
+
+    python -m host.bench_pico [GAME...]     the figures as JSON
+
+Every board gets virtual Picos of its own, booted from a flash image of the
+build for that board (host/build.py: the .mpy files, main.py, config.json
+naming the board) with the bench's device code beside it (host/bench_board.py,
+host/bench_device.py and Adafruit's adafruit_pixelbuf.py, compiled as the
+build is) and the worst positions host/bench.py found. The emulated clock
+counts cycles, so a figure comes out the same at every run. On each board:
+
+- boot: power on, and the first frame's latch (main.py starts a new game
+  and saves it); then a power cut, and the first frame again (the saved
+  game resumed).
+- die press: main.py running, the pieces of the new game put on their
+  sensors, die button 1 pressed (it bounces) and held HOLD_MS. A twin Pico
+  booted from the same image does all the same but the press: the two send
+  the same frames until the press makes a difference, so the first frame
+  that differs (beyond a step of an animation) is the one that answers it.
+  Its first edge on the wire (sent) and its latch (lit: the pixels show it)
+  less the moment the contact first closed are the figures. On Tiddlee
+  Snuka button 1 steps through the candidates with a click, which is known
+  once the button is released; the fouls of a counter light the spots its
+  pot lights, so it is clicked CLICKS times, and the figures count from the
+  release of the click last before the answer.
+- then through mpremote, each in a fresh interpreter (a soft reset, so
+  main.py does not run): the loop at the worst moment and a whole game on
+  the board's own pins (host/bench_board.py), and what host/bench_device.py
+  measures on every interpreter (``--pico``: one sample each).
+"""
+
+import json
+import math
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from host import ROOT
+from host.boardfile import read_board
+from host.build import MANIFEST, _compile, build
+from host.vpico import VirtualPico, flash
+from rules.games import GAMES, find_game
+
+HOST = Path(ROOT) / "host"
+MPREMOTE = Path(sys.executable).parent / "mpremote"
+DEVICE_CODE = ("bench_board.py", "bench_device.py")
+PLACED_MS = 100  # after the first frame the new game's pieces go on their sensors
+PRESS_MS = 1000  # and this long after that, once the sensors have read them, die button 1 goes down
+HOLD_MS = 300  # a firm press, well short of a long one
+CLICKS = 6  # of Tiddlee Snuka's button 1, one every 2 * HOLD_MS
+JITTER = 2  # a wire byte that differs by no more than this is the same picture
+ANSWER_MS = 500  # frames are compared for this long after the (last) press
+PERIOD_MS = 1000  # the loop is timed this long at the worst moment
+GAME_SEED = 1  # of the whole game on the board
+JOBS = 2  # boards benched at once
+TIMEOUT_S = 1200  # for one mpremote run on the emulated Pico
+
+
+def image(folder, name, positions):
+    """A flash image for board ``name``: its build, the bench's device code, the positions."""
+    from host.bench import adafruit_source  # here: host.bench imports this module
+
+    out = folder / "build"
+    build(out, board=name)
+    (out / MANIFEST).unlink()  # beside the build, never on the Pico
+    for src in [HOST / f for f in DEVICE_CODE] + [Path(adafruit_source()) / "adafruit_pixelbuf.py"]:
+        _compile(src, src.name, out / (src.stem + ".mpy"))
+    (out / "positions.json").write_text(json.dumps(positions))
+    return flash.image(out)
+
+
+def first_frame(pico, boot):
+    """The first frame of boot number ``boot``."""
+    n = 0
+    while True:
+        frame = pico.wait_frame(n, timeout=120)
+        if frame is None:
+            raise RuntimeError("the virtual Pico lit no pixel")
+        if frame["boot"] == boot:
+            return frame
+        n = frame["n"] + 1
+
+
+def pressed(pico, name, press):
+    """On a Pico just switched on, put the new game's pieces on their sensors
+    and, with ``press``, press die button 1. Returns (the moments the answer
+    counts from, what they are, the frames of this boot)."""
+    first = first_frame(pico, 1)
+    game = find_game(name)(read_board(name), 2, {})
+    placed = math.ceil(first["t_ms"]) + PLACED_MS
+    counts = game.occupancy()
+    for s in range(len(counts or ())):
+        if counts[s]:
+            pico.place(game.board.sensor_of[s], at=placed)
+    down = placed + PRESS_MS
+    # Tiddlee Snuka's button 1 steps to the next candidate on a click, known
+    # at its release; the fouls of a counter light the spots its pot lights,
+    # so it takes a few clicks to change the picture
+    downs = [down + 2 * HOLD_MS * k for k in range(1 if counts is not None else CLICKS)]
+    if press:
+        for at in downs:
+            pico.press("die1", at=at)
+            pico.release("die1", at=at + HOLD_MS)
+    pico.wait(downs[-1] + HOLD_MS + ANSWER_MS - pico.now())
+    frames = [f for f in pico.frames(0) if f["boot"] == 1]
+    if counts is None:
+        return [at + HOLD_MS for at in downs], "release", frames
+    return downs, "press", frames
+
+
+def answer(frames, twin, moments):
+    """The first of ``frames`` that differs from the twin's frame of the same
+    number by more than JITTER in a byte, and the last of ``moments`` before
+    it; (None, None) if none does. (A press changes the loop's timing by
+    microseconds before it is answered: an animation painted a ms later
+    differs by a step or so.)"""
+    for mine, other in zip(frames, twin):
+        if max(abs(a - b) for a, b in zip(bytes.fromhex(mine["hex"]), bytes.fromhex(other["hex"]))) > JITTER:
+            if mine["start_ms"] < moments[0]:
+                raise RuntimeError("the twin Pico sent another frame before the press: the runs are not alike")
+            return mine, max(m for m in moments if m <= mine["start_ms"])
+    return None, None  # nothing answered within ANSWER_MS
+
+
+def run(pico, code, lines=None):
+    """The output of ``code`` run on the Pico by mpremote (a soft reset first),
+    line by line; ``lines(line)`` sees each as it comes."""
+    out = []
+    with subprocess.Popen([str(MPREMOTE), "connect", pico.port, "exec", code], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as proc:
+        timer = threading.Timer(TIMEOUT_S, proc.kill)
+        timer.start()
+        for line in proc.stdout:
+            out.append(line.strip())
+            if lines:
+                lines(out[-1])
+        timer.cancel()
+        error = proc.stderr.read()
+    if proc.returncode or not out or not out[-1].startswith("{"):
+        raise RuntimeError("on the Pico: %s failed:\n%s" % (code, "\n".join(out[-20:]) + error))
+    return out
+
+
+def worst_moment(pico, name, position):
+    """The loop of host/bench_board.py at the worst position after its roll:
+    the board is made to agree with it (pieces, wheels), and when the loop is
+    ready the piece with the most destinations is lifted (a Tiddlee Snuka
+    counter drops through a pocket instead)."""
+    cls = find_game(name)
+    game = cls.load(cls(read_board(name), 2, {}).board, position["save"])
+    if position["outcome"] >= 0:
+        game.play(game.chance_outcomes()[position["outcome"]][0])
+    for w, quarters in enumerate(getattr(game, "wheels", ())):
+        if quarters:
+            pico.turn(w, quarters)  # from where a new game has them, as its wheels stand
+    counts = game.occupancy()
+    sensor_of = game.board.sensor_of
+    reach = {}
+    for s in range(len(counts or ())):
+        (pico.place if counts[s] else pico.lift)(sensor_of[s])
+    for _, f, t in game.moves() if counts else ():
+        if counts[f] == 1:  # one piece taken off a stack is not seen
+            reach.setdefault(f, set()).add(t)
+    lift = max(sorted(reach), key=lambda f: len(reach[f])) if reach else None
+
+    def act(line):
+        if line == "lift" and lift is not None:
+            pico.lift(sensor_of[lift])
+        elif line == "lift" and counts is None:
+            pico.beam(0)
+
+    run(pico, "import bench_board; bench_board.keep('/positions.json', %r)" % name)
+    figures = json.loads(run(pico, "import bench_board; bench_board.loop(%d)" % PERIOD_MS, act)[-1])
+    figures["targets"] = len(reach[lift]) if lift is not None else 0
+    return figures
+
+
+def whole_game(pico):
+    """The whole game of host/bench_board.py, with the largest free block
+    (``mem_info``'s "max free sz", in blocks of 16 bytes) at its lowest
+    point and after it."""
+    out = run(pico, "import bench_board; bench_board.game(%d)" % GAME_SEED)
+    figures = json.loads(out[-1])
+    section = None
+    for line in out:
+        if line.startswith("lowest after step"):
+            section = "lowest_block"
+        elif line.startswith("after the game"):
+            section = "free_block"
+        found = re.search(r"max free sz: (\d+)", line)
+        if found and section:
+            figures[section] = 16 * int(found.group(1))
+    return figures
+
+
+def board_figures(name, positions, led=False):
+    """Every Pico figure of board ``name`` (and the LED frame's and the polls', with ``led``)."""
+    with tempfile.TemporaryDirectory(prefix="bench-pico-") as tmp:
+        data = image(Path(tmp), name, positions)
+        paths = (Path(tmp) / "pico.img", Path(tmp) / "twin.img")
+        for path in paths:
+            path.write_bytes(data)
+        twin = []
+
+        def twin_run():
+            with VirtualPico(paths[1], board=name) as other:
+                twin.append(pressed(other, name, False)[2])
+
+        thread = threading.Thread(target=twin_run)
+        thread.start()
+        with VirtualPico(paths[0], board=name) as pico:
+            try:
+                moments, what, frames = pressed(pico, name, True)
+            finally:
+                thread.join()
+            if not twin:
+                raise RuntimeError("the twin Pico did not run")
+            shown, since = answer(frames, twin[0], moments)
+            figures = {"boot_ms": frames[0]["t_ms"], "pixels": len(frames[0]["hex"]) // 6, "press_from": what,
+                       "press_sent_ms": shown and shown["start_ms"] - since,
+                       "press_lit_ms": shown and shown["t_ms"] - since}
+            pico.power_cut()
+            figures["resume_ms"] = first_frame(pico, 2)["t_ms"]
+            figures["loop"] = worst_moment(pico, name, positions[name])
+            figures["game"] = whole_game(pico)
+            code = "import asyncio, bench_device; asyncio.run(bench_device.main(%r))"
+            argv = ["bench_device", "/boards", "/positions.json", "--pico", name] + (["--led"] if led else [])
+            figures["device"] = json.loads(run(pico, code % argv)[-1])
+    return figures
+
+
+def figures(positions, names=GAMES):
+    """{board: its figures} for every board in ``names``, JOBS at a time; the LED frame's on the last."""
+    with ThreadPoolExecutor(JOBS) as pool:
+        jobs = {name: pool.submit(board_figures, name, positions, name == names[-1]) for name in names}
+        return {name: job.result() for name, job in jobs.items()}
+
+
+def main(argv=None):
+    from host.bench import worst_position
+
+    names = tuple(argv if argv is not None else sys.argv[1:]) or GAMES
+    print(json.dumps(figures({name: worst_position(name) for name in GAMES}, names), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
