@@ -34,9 +34,14 @@ def test_button_events_follow_the_pin_and_never_double(stretches):
     long_sent = False
     for t in range(len(levels)):
         event = button.poll(t)
+        # at rest for the stable time, then touched: the press is this very read
+        touched = levels[t] == 0 and t >= 1 and steady(levels, t - 1, STABLE_MS, 1)
+        if touched and not down:
+            assert event == PRESS
         if event == PRESS:
-            assert not down and steady(levels, t, STABLE_MS, 0)
-            down, pressed, long_sent = True, t - STABLE_MS, False
+            # at once on a touch after a rest; else (down since polling began) once steady
+            assert not down and (touched or steady(levels, t, STABLE_MS, 0))
+            down, pressed, long_sent = True, t if touched else t - STABLE_MS, False
         elif event in (CLICK, RELEASE):
             assert down and steady(levels, t, STABLE_MS, 1)
             assert event == (RELEASE if long_sent else CLICK)

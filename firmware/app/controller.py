@@ -29,6 +29,7 @@ awaited lights a suggested move (the hint).
 """
 
 from app import colours as C
+from app.paint import Canvas, paint
 from hal.buttons import CLICK, LONG, PRESS, RELEASE
 from hal.die import Faces, PopOff, Tumble
 from hal.sensors import ButtonPicker
@@ -36,7 +37,9 @@ from hal.ticks import add, diff
 from rules.core import DECIDE, EMPTY, OVER, POPOFF, WHEEL
 from rules.record import line
 
-FRAME_MS = 20  # redraw at most 50 times a second when nothing happened
+# redraw 50 times a second when nothing happened, at every multiple of 20 ms
+# of the clock: an animation's frames do not drift with the loop's timing
+FRAME_MS = 20
 WHEEL_QUIET_MS = 600  # a wheel turn counts once no wheel has moved for this long
 FLASH_SHOW_MS = 900  # how long an event's animation lasts
 PROMPT_MS = 5000  # the "new game?" offer lapses after this
@@ -78,6 +81,11 @@ class Controller:
         self._settled = ports.sensors is None
         self._last_draw = None
         self._shown = bytearray(len(ports.pixels.frame))
+        self._view = None
+        self._later = False  # draw on the next pass, not this one
+        self._unsaved = []  # record lines of steps played but not yet saved
+        self._polls = (self._poll_buttons, self._poll_sensors, self._poll_wheels, self._poll_beams)
+        self.version = 0  # counts the refreshes: what paint keeps of the game is good for one
         extras = game.board.extras
         rollers = tuple(extras[k] for k in ("die1", "die2") if k in extras)
         self.faces = Faces(ports.pixels, rollers)
@@ -89,6 +97,8 @@ class Controller:
         for s in range(len(board.ids)):
             self._sensor_space[board.sensor_of[s]] = s
         self.start(game)
+        self.canvas = Canvas(self)  # what app.paint keeps between frames: made now, not in the first frame
+        self.canvas.update(self)
 
     # -- the game ----------------------------------------------------------------
 
@@ -109,10 +119,13 @@ class Controller:
         self.hint = None  # (from, to) of the suggested move
         self.wheel_moved = None  # when a wheel last moved, None when quiet
         self.offered = None  # the decisions the picker offers in button mode
+        self._next = None  # a chance step thrown, played once the frame that shows it is sent
         self._refresh()
 
     def new_game(self):
         self.log("new game")
+        if self._unsaved:
+            self._save()  # the old game's last steps, before its record is started again
         fresh = type(self.game)(self.game.board, self.game.players, self.game.options)
         if self.keeper:
             self.keeper.begin(fresh)
@@ -121,6 +134,8 @@ class Controller:
     def _refresh(self):
         """Recompute what the board should look like after the game changed."""
         game = self.game
+        self._view = None
+        self.version += 1
         self.expected = game.occupancy()
         self.owners = game.owners()
         self._await()
@@ -166,38 +181,61 @@ class Controller:
         return self.offered is not None or bool(self.choice) or bool(self.unseen)
 
     def play(self, step):
-        """Apply one step, save it, show its events."""
+        """Apply one step, show its events; the tick saves it once the frame
+        that shows it is sent (a flash write holds the CPU for tens of ms)."""
         game = self.game
         text = line(game, step)  # the record line names the step as the phase before it saw it
         events = game.play(step)
-        if self.keeper:
-            try:
-                self.keeper.played(text, game)
-            except OSError as err:  # a full or failing flash must not stop the game
-                self._fault("save", err)
+        self._unsaved.append(text)
         self._show_events(events)
         self._refresh()
+        self._event_now()
         return events
+
+    def _save(self):
+        """Save the steps played since the last save, in order."""
+        lines = self._unsaved
+        self._unsaved = []
+        if self.keeper:
+            for text in lines:
+                try:
+                    self.keeper.played(text, self.game)
+                except OSError as err:  # a full or failing flash must not stop the game
+                    self._fault("save", err)
 
     # -- the loop ----------------------------------------------------------------
 
     def tick(self, now):
-        """Poll every input once, act, and send a frame if it changed."""
+        """Poll every input once, act, and send a frame if it changed.
+
+        What answers an input goes out first: the frame is sent before the
+        rules take a throw of the dice (they tumble in it, ``_apply``) and
+        before a step is saved (a flash write holds the CPU for tens of ms);
+        both follow in the same tick. At rest a tick allocates nothing."""
         self.now = now
         if self._woke is None:
             self._woke = now
         if self.prompt >= 0 and diff(now, self.prompt) > PROMPT_MS:
             self.prompt = -1  # the offer of a new game lapses
-        for part in (self._poll_buttons, self._poll_sensors, self._poll_wheels, self._poll_beams):
+        for part in self._polls:
             try:
                 part(now)
             except Exception as err:  # one failing part must not stop the others
                 self._fault(part, err)
-        if self._last_draw is None or diff(now, self._last_draw) >= FRAME_MS:
+        if self._later:
+            self._later = False  # this pass worked out a new offer: its frame goes out on the next
+        elif self._last_draw is None or diff(now, self._last_draw) >= FRAME_MS - self._last_draw % FRAME_MS:
             try:
                 self.draw(now)
             except Exception as err:
                 self._fault("draw", err)
+        if self._next is not None:
+            try:
+                self._apply()
+            except Exception as err:
+                self._fault("play", err)
+        if self._unsaved:
+            self._save()
 
     def _fault(self, where, err):
         self.faults += 1
@@ -206,6 +244,12 @@ class Controller:
 
     def _event_now(self):
         self._last_draw = None  # an input changed the picture: draw on this tick
+
+    def _changed(self):
+        """An input changed what the board shows of the game: draw it on this
+        tick, and work out again what the sensors say (``view``)."""
+        self._last_draw = None
+        self._view = None
 
     # -- buttons -----------------------------------------------------------------
 
@@ -246,7 +290,7 @@ class Controller:
             if event == PRESS:
                 self._pop(i, now)
         elif game.is_chance():
-            if event == PRESS and not self.disagrees():
+            if event == PRESS and self._next is None and self._agrees():
                 self._roll(now)
         elif event == LONG and i == 0 and game.phase == WHEEL:
             for d in game.legal():
@@ -256,6 +300,8 @@ class Controller:
             self._ask_hint()
 
     def _roll(self, now):
+        """Throw the dice (or sticks): they tumble in this tick's frame, and the
+        rules take the throw once that frame is sent (``_apply``)."""
         game = self.game
         outcomes = game.chance_outcomes()
         first = outcomes[0][0]
@@ -265,19 +311,27 @@ class Controller:
         colour = C.player(game, game.turn)
         self.tumble.colour = colour
         self.tumble.start(now, outcome if isinstance(outcome, tuple) else ())
-        self.play(outcome)
+        self._next = outcome
 
     def _pop(self, roller, now):
         duel = self.duel
-        if duel is None or roller >= 2:
+        if duel is None or roller >= 2 or self._next is not None:
             return
         self.duel_faces[roller] = duel.press(roller)
         if duel.winner >= 0:
-            self.play(duel.winner)
+            self._next = duel.winner  # the winning 6 shows first
+
+    def _apply(self):
+        """The chance step thrown in this tick, now that its frame is sent."""
+        step = self._next
+        self._next = None
+        duel = self.duel is not None and self.game.phase == POPOFF
+        self.play(step)
+        if duel:
             self.duel = None
 
     def _picker_event(self, event):
-        self._event_now()
+        self._changed()
         if self.prompt >= 0:
             self.prompt = -1
             self._offer()
@@ -315,12 +369,12 @@ class Controller:
             if not self._settled and diff(now, self._woke) > sensors.place_ms:
                 self._settled = True
                 self._await()
-                self._event_now()
+                self._changed()
             return
         s = self._sensor_space[n] if n < len(self._sensor_space) else EMPTY
         if s == EMPTY:
             return
-        self._event_now()
+        self._changed()
         self.here[s] = 1 if sensors.occupied(n) else 0
         if self.here[s]:
             self.awaited[s] = 0
@@ -337,8 +391,9 @@ class Controller:
     def _poll_beams(self, now):
         beams = self.ports.beams
         if beams is not None and beams.poll(now) is not None:
-            self._event_now()
+            self._changed()
             self._pocket()
+            self._later = True
 
     def _pocket(self):
         """A flicking game's pocket beam saw a counter drop: offer the pots first."""
@@ -439,7 +494,7 @@ class Controller:
             return
         event = wheels.poll(now)
         if event is not None:
-            self._event_now()
+            self._changed()
             self.wheel_moved = now
             return
         if self.wheel_moved is None or diff(now, self.wheel_moved) < WHEEL_QUIET_MS:
@@ -487,13 +542,21 @@ class Controller:
 
     def draw(self, now):
         """Paint the frame; send it only if it differs from the last one sent."""
-        from app.paint import paint
         self._last_draw = now
         paint(self, now)
         pixels = self.ports.pixels
         if pixels.frame != self._shown:
             self._shown[:] = pixels.frame
             pixels.show()
+
+    def view(self):
+        """``mismatch()`` and ``in_hand()`` as one tuple: (wrong spaces, missing
+        spaces, wrong wheels, the space in the hand), kept from one input or
+        step to the next, for the frames painted in between."""
+        if self._view is None:
+            extra, missing, wheels = self.mismatch()
+            self._view = (extra, missing, wheels, self.in_hand())
+        return self._view
 
     def settling(self):
         """Whether the pieces standing at power-up are still being read."""
@@ -536,6 +599,11 @@ class Controller:
         """Whether the board differs from the rules anywhere: no roll until it is put right."""
         extra, missing, wheels = self.mismatch()
         return bool(extra or missing or wheels)
+
+    def _agrees(self):
+        """``not disagrees()``, from ``view``."""
+        extra, missing, wheels, _ = self.view()
+        return not (extra or missing or wheels)
 
     def _wrong_wheels(self):
         turned = self._turned()

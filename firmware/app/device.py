@@ -22,7 +22,7 @@ import time
 
 ERROR_LOG = "/error.log"
 LOG_LIMIT = 4096  # bytes; past it the older half of the log is dropped
-LOOP_MS = 5  # the pause between two ticks: a die press shows within a frame
+LOOP_MS = 1  # the pause between two ticks: the buttons are read every few ms
 WATCHDOG_MS = 8000  # the RP2040's longest is 8388
 # RP2040 datasheet, 4.7: the watchdog's CTRL register (0x40058000) through its
 # atomic bit-clear alias (+0x3000), whose bit 30 is ENABLE; and its REASON

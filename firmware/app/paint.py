@@ -1,7 +1,15 @@
 """The LED frame of a controller at a moment: the colour language of
 ``app.colours`` applied to the game, what the sensors say, and the
 animations in flight. Layers are painted bottom to top, so what asks for
-the players' attention is painted last and wins."""
+the players' attention is painted last and wins.
+
+``paint`` runs for every frame, so what does not change from one frame to
+the next is worked out once and kept in a ``Canvas``: where each space's
+pixel sits in the frame (once per board), the board with its pieces at rest
+(once per step of the game: the frame starts as a copy of it), and which
+spaces the movable pieces and their targets are on. What the sensors say
+(``Controller.view``) is worked out once per input. A frame then writes only
+the pixels that move, a few bytes at a time, and allocates nothing."""
 
 from app import colours as C
 from hal.die import TUMBLE_MS, TUMBLE_STEP_MS
@@ -12,80 +20,193 @@ from rules.core import EMPTY, LION, OVER, POPOFF, ROLL
 SPECIAL_KINDS = ("start", "finish", "star", "wheel_star", "centre", "home", "trademark", "head", "tail", "pocket")
 
 
-def _put(pixels, led, colour, level=256):
-    pixels.set(led, colour[0] * level >> 8, colour[1] * level >> 8, colour[2] * level >> 8)
+def _put(f, i, colour, level=256):
+    """``colour`` at ``level`` (of 256) into frame ``f`` at byte ``i`` (3 x the pixel)."""
+    f[i] = colour[0] * level >> 8
+    f[i + 1] = colour[1] * level >> 8
+    f[i + 2] = colour[2] * level >> 8
+
+
+class Canvas:
+    """What ``paint`` keeps between the frames of one controller."""
+
+    def __init__(self, ctl):
+        board = ctl.game.board
+        self.board = board
+        self.frame = ctl.ports.pixels.frame
+        self.at = tuple(3 * led for led in board.leds)  # a space's pixel: its first byte in the frame
+        wheel_cells = getattr(board, "wheel_cells", ())
+        self.wheel_at = tuple(tuple(self.at[s] for s in wheel_cells[9 * w:9 * w + 9])
+                              for w in range(len(wheel_cells) // 9))
+        self.base = base = bytearray(len(self.frame))  # the board with nothing on it
+        kinds = board.kinds
+        for s in range(len(self.at)):
+            colour = C.SPECIAL if kinds[s] in SPECIAL_KINDS else C.SPACE
+            i = self.at[s]
+            base[i] = colour[0]
+            base[i + 1] = colour[1]
+            base[i + 2] = colour[2]
+        self.still = bytearray(self.base)  # and the pieces at rest: every frame starts as a copy of it
+        self.game = None
+        self.version = -1  # what the layers were made for: the game at the controller's refresh
+        self._owned = b""  # the owners ``still`` shows, as they were then
+        self.movable = ()  # (byte, colour) of every space a piece may move from, once each
+        self._seen = bytearray(len(self.at))
+        self.hand = -2  # the space the targets below are of (-1: of the stacks)
+        self.targets = ()
+        self.over = None  # the bytes of the spaces no piece stands on, once the game is over
+        self.on = ()  # Tiddlee Snuka: the counters that are on
+        self.picked = None
+        self.candidate = ()  # (from byte, to byte) of the moves of the decision picked
+
+    def update(self, ctl):
+        """Make the layers again if the game has changed since the last frame."""
+        game = ctl.game
+        if game is self.game and ctl.version == self.version:
+            return
+        owners = ctl.owners
+        moves = ctl.moves
+        at = self.at
+        if game is not self.game or owners is None or owners != self._owned:
+            still = self.still
+            still[:] = self.base
+            self._owned = b""
+            if owners is not None:
+                for s in range(len(at)):
+                    owner = owners[s]
+                    if owner == LION:
+                        _put(still, at[s], C.LION, C.DIM)
+                    elif owner != EMPTY:
+                        _put(still, at[s], C.player(game, owner), C.DIM)
+                self._owned = bytes(owners)
+        self.game = game
+        self.version = ctl.version
+        self.on = game.on_now() if game.name == "snuka" and game.phase != OVER else ()
+        self.hand = -2
+        self.over = None
+        self.picked = None
+        mine = C.player(game, game.turn)
+        seen = self._seen
+        movable = []
+        for _, f, _ in moves:
+            if not seen[f]:
+                seen[f] = 1
+                movable.append((at[f], C.LION if owners is not None and owners[f] == LION else mine))
+        for _, f, _ in moves:
+            seen[f] = 0
+        self.movable = tuple(movable)
+
+    # (The three below are called at every frame and make their tuples in
+    # functions of their own: a comprehension here would turn the names it
+    # uses into cells, allocated at every call.)
+
+    def targets_of(self, ctl, hand):
+        """The bytes of the destinations of the piece in the hand, or with none
+        in the hand (-1) those of pieces on a stack (one taken off is not sensed)."""
+        if hand != self.hand:
+            self.hand = hand
+            self.targets = _targets(self.at, ctl.moves, ctl.expected, hand)
+        return self.targets
+
+    def empty(self, ctl):
+        """The bytes of the spaces where no piece stands."""
+        if self.over is None:
+            self.over = _empty(self.at, ctl.owners)
+        return self.over
+
+    def pick(self, ctl, picked):
+        """The moves of the decision the picker shows: (from byte, to byte)."""
+        if picked is not self.picked:
+            self.picked = picked
+            self.candidate = _moves_of(self.at, ctl.moves, picked[1])
+        return self.candidate
+
+
+def _targets(at, moves, expected, hand):
+    return tuple(at[t] for _, f, t in moves if f == hand or (hand < 0 and expected[f] >= 2))
+
+
+def _empty(at, owners):
+    return tuple(at[s] for s in range(len(at)) if owners is None or owners[s] == EMPTY)
+
+
+def _moves_of(at, moves, decision):
+    return tuple((at[f], at[t]) for d, f, t in moves if d == decision)
 
 
 def paint(ctl, now):
     game = ctl.game
-    board = game.board
-    pixels = ctl.ports.pixels
-    leds = board.leds
-    pixels.fill(0, 0, 0)
-    for s in range(len(leds)):
-        _put(pixels, leds[s], C.SPECIAL if board.kinds[s] in SPECIAL_KINDS else C.SPACE)
+    canvas = ctl.canvas
+    if canvas is None or canvas.board is not game.board or canvas.frame is not ctl.ports.pixels.frame:
+        canvas = ctl.canvas = Canvas(ctl)
+    canvas.update(ctl)
+    f = canvas.frame
+    f[:] = canvas.still
     if game.name == "snuka":
-        _snuka(ctl, pixels, now)
+        _snuka(ctl, canvas, f, now)
     else:
-        _pieces(ctl, pixels, now)
-    _dice(ctl, pixels, now)
+        _pieces(ctl, canvas, f, now)
+    _dice(ctl, canvas, f, now)
     _die_on_offer(ctl)
-    _alerts(ctl, pixels, now)
+    _alerts(ctl, canvas, f, now)
     if game.phase == OVER:
-        _over(ctl, pixels, now)
+        _over(ctl, canvas, f, now)
     if ctl.prompt >= 0:
         # "new game?": every space blinks amber until confirmed or cancelled
         if C.blink(now, C.BLINK_MS):
-            for led in leds:
-                _put(pixels, led, C.AMBER, 90)
+            r, g, b = C.AMBER
+            r, g, b = r * 90 >> 8, g * 90 >> 8, b * 90 >> 8
+            for i in canvas.at:
+                f[i] = r
+                f[i + 1] = g
+                f[i + 2] = b
 
 
-def _pieces(ctl, pixels, now):
+def _pieces(ctl, canvas, f, now):
     game = ctl.game
-    leds = game.board.leds
-    owners = ctl.owners
-    for s in range(len(leds)):
-        owner = owners[s]
-        if owner == LION:
-            _put(pixels, leds[s], C.LION, C.DIM)
-        elif owner != EMPTY:
-            _put(pixels, leds[s], C.player(game, owner), C.DIM)
+    at = canvas.at
     mine = C.player(game, game.turn)
     level = C.breathe(now)
-    hand = ctl.in_hand()
+    hand = ctl.view()[3]
     if ctl.offered is not None:
-        _candidate(ctl, pixels, now, ctl.picked)
+        _candidate(ctl, canvas, f, now, ctl.picked)
         return
-    for _, f, _ in ctl.moves:
-        _put(pixels, leds[f], C.LION if owners[f] == LION else mine, level)
-    for _, f, t in ctl.moves:
-        # targets of the piece in the hand, or of a stack (a piece taken from it is not sensed)
-        if f == hand or (hand < 0 and ctl.expected[f] >= 2):
-            _put(pixels, leds[t], C.WHITE)
+    for i, colour in canvas.movable:
+        f[i] = colour[0] * level >> 8
+        f[i + 1] = colour[1] * level >> 8
+        f[i + 2] = colour[2] * level >> 8
+    # targets of the piece in the hand, or of a stack (a piece taken from it is not sensed)
+    r, g, b = C.WHITE
+    for i in canvas.targets_of(ctl, hand):
+        f[i] = r
+        f[i + 1] = g
+        f[i + 2] = b
     if hand >= 0:
-        _put(pixels, leds[hand], mine)
+        _put(f, at[hand], mine)
     if ctl.hint and C.blink(now, C.SLOW_MS):
         for s in ctl.hint:
-            _put(pixels, leds[s], C.WHITE)
+            _put(f, at[s], C.WHITE)
     if ctl.choice or ctl.unseen:
-        _candidate(ctl, pixels, now, ctl.picked)
+        _candidate(ctl, canvas, f, now, ctl.picked)
 
 
-def _candidate(ctl, pixels, now, picked):
+def _candidate(ctl, canvas, f, now, picked):
     """The decision the picker shows now: where it leads, flashing."""
     if picked is None:
         return
     decision = picked[1]
-    leds = ctl.game.board.leds
     flash = C.blink(now, C.FLASH_MS * 2)
-    for d, f, t in ctl.moves:
-        if d == decision:
-            _put(pixels, leds[f], C.player(ctl.game, ctl.game.turn), C.breathe(now))
+    moves = canvas.pick(ctl, picked)
+    if moves:
+        colour = C.player(ctl.game, ctl.game.turn)
+        level = C.breathe(now)
+        for i, j in moves:
+            _put(f, i, colour, level)
             if flash:
-                _put(pixels, leds[t], C.WHITE)
+                _put(f, j, C.WHITE)
     if decision[0] == "w" and decision[1] >= 0 and flash:
-        for s in _wheel_spaces(ctl.game, decision[1]):
-            _put(pixels, leds[s], C.WHITE)
+        for i in canvas.wheel_at[decision[1]]:
+            _put(f, i, C.WHITE)
 
 
 def _die_on_offer(ctl):
@@ -99,11 +220,7 @@ def _die_on_offer(ctl):
         ctl.faces.clear(1)
 
 
-def _wheel_spaces(game, w):
-    return game.board.wheel_cells[9 * w:9 * w + 9]
-
-
-def _dice(ctl, pixels, now):
+def _dice(ctl, canvas, f, now):
     game = ctl.game
     faces = ctl.faces
     colour = C.player(game, game.turn)
@@ -121,9 +238,9 @@ def _dice(ctl, pixels, now):
         if mask >= 0 and diff(now, ctl.tumble.started) < TUMBLE_MS:
             mask = (mask + now // TUMBLE_STEP_MS) & 7  # the sticks rattle
         if game.phase == ROLL and game.phase != OVER and mask < 0:
-            level = C.breathe(now)
+            level = C.breathe(now) >> 1
             for led in ctl.sticks:
-                _put(pixels, led, colour, level >> 1)
+                _put(f, 3 * led, colour, level)
         elif mask >= 0:
             faces.show_sticks(ctl.sticks, mask, C.WHITE, C.STICK_ROUND)
         return
@@ -133,53 +250,70 @@ def _dice(ctl, pixels, now):
         ctl.tumble.draw(now)
     elif game.phase == ROLL:
         level = C.breathe(now) >> 1  # your turn: press the die
+        r, g, b = colour[0] * level >> 8, colour[1] * level >> 8, colour[2] * level >> 8
         for leds in faces.leds:
             for led in leds:
-                _put(pixels, led, colour, level)
+                i = 3 * led
+                f[i] = r
+                f[i + 1] = g
+                f[i + 2] = b
     elif ctl.roll:
         for r in range(min(len(ctl.roll), len(faces.leds))):
             faces.show(r, ctl.roll[r], ctl.tumble.colour)
 
 
-def _alerts(ctl, pixels, now):
+def _alerts(ctl, canvas, f, now):
     """Where the board disagrees with the rules, and the events' flashes."""
-    leds = ctl.game.board.leds
-    extra, missing, wheels = ctl.mismatch()
-    if C.blink(now, C.BLINK_MS):
+    at = canvas.at
+    extra, missing, wheels, _ = ctl.view()
+    if missing and C.blink(now, C.BLINK_MS):
         for s in missing:
-            _put(pixels, leds[s], C.AMBER)
-    if C.blink(now, C.BLINK_FAST_MS):
+            _put(f, at[s], C.AMBER)
+    if (extra or wheels) and C.blink(now, C.BLINK_FAST_MS):
         for s in extra:
-            _put(pixels, leds[s], C.RED)
+            _put(f, at[s], C.RED)
         for w in wheels:
-            for s in _wheel_spaces(ctl.game, w):
-                _put(pixels, leds[s], C.RED)
-    live = []
-    for flash in ctl.flashes:
-        if diff(flash[0], now) > 0:
-            live.append(flash)
-            if C.blink(now, C.FLASH_MS):
-                _put(pixels, flash[1], flash[2])
-    ctl.flashes = live
+            for i in canvas.wheel_at[w]:
+                _put(f, i, C.RED)
+    flashes = ctl.flashes
+    if flashes:
+        on = C.blink(now, C.FLASH_MS)
+        over = False
+        for flash in flashes:
+            if diff(flash[0], now) > 0:
+                if on:
+                    _put(f, 3 * flash[1], flash[2])
+            else:
+                over = True
+        if over:
+            ctl.flashes = _live(flashes, now)
 
 
-def _over(ctl, pixels, now):
+def _live(flashes, now):
+    """The animations not yet over. (A comprehension in ``_alerts`` itself
+    would make ``now`` a cell, allocated at every call.)"""
+    return [flash for flash in flashes if diff(flash[0], now) > 0]
+
+
+def _over(ctl, canvas, f, now):
     game = ctl.game
     winners = getattr(game, "winners", ()) or ((game.winner,) if game.winner >= 0 else ())
     if not winners:
         return
     colour = C.player(game, winners[(now // 1000) % len(winners)])
-    level = C.breathe(now)
-    for s in range(len(game.board.leds)):
-        if ctl.owners is None or ctl.owners[s] == EMPTY:
-            _put(pixels, game.board.leds[s], colour, level >> 1)
+    level = C.breathe(now) >> 1
+    r, g, b = colour[0] * level >> 8, colour[1] * level >> 8, colour[2] * level >> 8
+    for i in canvas.empty(ctl):
+        f[i] = r
+        f[i + 1] = g
+        f[i + 2] = b
 
 
-def _snuka(ctl, pixels, now):
+def _snuka(ctl, canvas, f, now):
     game = ctl.game
     board = game.board
-    leds = board.leds
-    on = game.on_now() if game.phase != OVER else ()
+    at = canvas.at
+    on = canvas.on
     level = C.breathe(now)
     for c in range(7):
         spots = board.spots[c]
@@ -187,31 +321,42 @@ def _snuka(ctl, pixels, now):
             lit = min(len(spots), game.reds - game.pending.count(0))
         else:
             lit = len(spots) if game.in_play(c) else 0
+        colour = C.COUNTERS[c]
+        shade = level if c in on else C.DIM
+        r, g, b = colour[0] * shade >> 8, colour[1] * shade >> 8, colour[2] * shade >> 8
         for k in range(lit):
-            _put(pixels, leds[spots[k]], C.COUNTERS[c], level if c in on else C.DIM)
-        if c in game.pending and C.blink(now, C.BLINK_MS):
-            for s in spots[:1]:
-                _put(pixels, leds[s], C.AMBER)  # put this counter back on its spot
+            i = at[spots[k]]
+            f[i] = r
+            f[i + 1] = g
+            f[i + 2] = b
+        if spots and c in game.pending and C.blink(now, C.BLINK_MS):
+            _put(f, at[spots[0]], C.AMBER)  # put this counter back on its spot
     top = max(max(game.scores), 1)
     for p in range(game.players):
         bar = board.bars[p]
         score = game.scores[p]
         count = 0 if score <= 0 else max(1, len(bar) * score // top)
-        for k in range(len(bar)):
-            if k < count:
-                _put(pixels, bar[k], C.player(game, p), level if p == game.turn else C.DIM)
-            elif k == 0 and p == game.turn:
-                _put(pixels, bar[k], C.player(game, p), level >> 2)
+        colour = C.player(game, p)
+        if count:
+            shade = level if p == game.turn else C.DIM
+            r, g, b = colour[0] * shade >> 8, colour[1] * shade >> 8, colour[2] * shade >> 8
+            for k in range(min(count, len(bar))):
+                i = 3 * bar[k]
+                f[i] = r
+                f[i + 1] = g
+                f[i + 2] = b
+        elif bar and p == game.turn:
+            _put(f, 3 * bar[0], colour, level >> 2)
         if score < 0 and C.blink(now, C.BLINK_FAST_MS):
-            _put(pixels, bar[0], C.RED)
+            _put(f, 3 * bar[0], C.RED)
     picked = ctl.picked
     if picked is None or not C.blink(now, C.FLASH_MS * 2):
         return
     decision = picked[1]
     if len(decision) > 1:
         spots = board.spots[decision[1]]
-        for s in spots[:1] if decision[1] else spots:
-            _put(pixels, leds[s], C.WHITE)
+        for k in range(min(1, len(spots)) if decision[1] else len(spots)):
+            _put(f, at[spots[k]], C.WHITE)
     else:  # miss or safe: the pockets
         for s in board.pockets:
-            _put(pixels, leds[s], C.WHITE)
+            _put(f, at[s], C.WHITE)

@@ -141,14 +141,14 @@ def wheel_count(game, pins, name):
 
 def ports(game, pins, config, wheels):
     """The hal ports on the Pico's pins."""
-    from machine import Pin
+    from machine import Pin, SoftSPI
 
     from app.controller import Ports
     from hal.beams import Beams
     from hal.buttons import Button
     from hal.die import Chance
     from hal.pixels import Pixels
-    from hal.sensors import Sensors, ShiftIn
+    from hal.sensors import SPI_HZ, Sensors, SpiShiftIn
     from hal.strip_micropython import transmitter
     from hal.wheels import Wheels
 
@@ -161,16 +161,18 @@ def ports(game, pins, config, wheels):
         # its beam for a few ms, too short for the loop, so an interrupt latches it
         beams = Beams(tuple(Pin(pins[role], Pin.IN, Pin.PULL_UP) for role in BEAMS))
     elif config["input"] == "sensors":
-        chain = ShiftIn(Pin(pins["sensor_latch"], Pin.OUT), Pin(pins["sensor_clock"], Pin.OUT),
-                        Pin(pins["sensor_data"], Pin.IN), (board.sensors + 7) // 8)
+        latch = Pin(pins["sensor_latch"], Pin.OUT, value=1)
+        spi = SoftSPI(baudrate=SPI_HZ, polarity=1, phase=0, sck=Pin(pins["sensor_clock"], Pin.OUT),
+                      mosi=latch, miso=Pin(pins["sensor_data"], Pin.IN))
+        chain = SpiShiftIn(latch, spi, (board.sensors + 7) // 8)
         sensors = Sensors(chain.read, board.sensors)
     encoders = None
     if wheels:
         encoders = Wheels(tuple(_encoder(Pin(pins["wheel%d_a" % w], Pin.IN, Pin.PULL_UP),
                                          Pin(pins["wheel%d_b" % w], Pin.IN, Pin.PULL_UP))
                                 for w in range(1, wheels + 1)), wheels)
-    return Ports(Pixels(board.pixels, transmitter(pins["pixels"])), buttons, Chance(os.urandom), sensors, encoders,
-                 beams)
+    transmit = transmitter(pins["pixels"])
+    return Ports(Pixels(board.pixels, transmit), buttons, Chance(os.urandom), sensors, encoders, beams)
 
 
 def _encoder(a, b):

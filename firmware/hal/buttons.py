@@ -5,7 +5,7 @@ A ``Button`` is a state machine: it never reads the clock, the caller passes
 the pin level (0 or 1; a ``machine.Pin`` is such a function). Every poll
 returns ``None`` or one event, a constant string (nothing is allocated):
 
-    PRESS    the button went down (reported once the level held STABLE_MS)
+    PRESS    the button went down
     CLICK    it came up again before LONG_MS: a short press
     LONG     it has been held for LONG_MS; once per press, while still held
     RELEASE  it came up after a LONG
@@ -14,11 +14,20 @@ So every press gives PRESS, then either CLICK, or LONG and later RELEASE.
 The die reacts to PRESS; the button mode (``hal.sensors.ButtonPicker``)
 cycles on CLICK and confirms on LONG.
 
-Debouncing: a change of level counts only once the new level has been read
-unchanged for ``stable_ms``; contact bounce flips the level back and forth
-faster than that, so it restarts the wait and is never seen as a second
-press. A button held down at power-up reports PRESS once it has been down
-``stable_ms``, as if pressed then.
+Debouncing. A press counts at its first contact (leading edge), as soon as
+it is read: a button that has rested up for ``stable_ms`` is armed, and the
+first read of it down is the press, with nothing to wait for. From then on
+it is down until it has read up, unchanged, for ``stable_ms``: the contact
+bounce after the first touch (a few ms), a drop-out while held, and the
+bounce as it opens all flip the level for less than that, so they never end
+the press, and the button is not armed again until the bounce is over. So a
+bounce never gives a second press, and neither does a glitch: a spike on a
+released button's line is one press (and a click) at most, never two.
+(Tactile switches bounce for 1-6 ms, Ganssle's measurements in "A Guide to
+Debouncing"; the die's answer must be lit within 16 ms of the touch.) The
+one case that waits: a button already down when polling begins (held at
+power-up) is pressed once it has read down for ``stable_ms``, as if pressed
+then.
 """
 
 from hal.ticks import diff
@@ -29,9 +38,8 @@ LONG = "long"
 RELEASE = "release"
 
 # Tactile switches stop bouncing within about 1-6 ms (Ganssle's measurements
-# in "A Guide to Debouncing"); 8 ms clears that with margin and leaves room in
-# the 16 ms from a press to the first lit pixel for the largest board's frame
-# on the wire (195 pixels: 5.9 ms).
+# in "A Guide to Debouncing"); 8 ms clears that with margin. It delays only a
+# release (and the arming for the next press), never a press.
 STABLE_MS = 8
 # A hurried click lasts 100-300 ms; 700 ms is clearly deliberate without
 # feeling slow (phones use 400-500 ms, but a board game is not in a hurry
@@ -52,28 +60,46 @@ class Button:
         self.long_ms = long_ms
         self.down = False  # the debounced state
         self._raw = False  # the level read last time, as pressed/not
-        self._since = 0  # when the raw level last changed
-        self._pressed_at = 0  # when the level went down for the current press
+        self._since = None  # when the raw level last changed (None: never read yet)
+        self._armed = False  # up and quiet for stable_ms: the next contact is a press
+        self._pressed_at = 0  # when the current press began
         self._long_sent = False
 
     def poll(self, now):
         raw = self._read() == self._down_level
-        if raw != self._raw:
+        if self._since is None:  # the first read: nothing is known of the level before it
             self._raw = raw
             self._since = now
             return None
+        if raw != self._raw:
+            self._raw = raw
+            self._since = now
+            if raw and self._armed:  # the first contact of a press: at once
+                self._armed = False
+                return self._press(now)
+            return None
+        steady = diff(now, self._since) >= self.stable_ms
         if raw != self.down:
-            if diff(now, self._since) < self.stable_ms:
+            if not steady:
                 return None
-            self.down = raw
-            if raw:
-                self._pressed_at = self._since
-                self._long_sent = False
-                return PRESS
+            if raw:  # down since before the first read: a press once it is steady
+                return self._press(self._since)
+            self.down = False
+            self._armed = True
             return RELEASE if self._long_sent else CLICK
+        if not raw:
+            if steady:
+                self._armed = True
+            return None
         # counted from the press itself: a drop-out too short to be a release
         # does not restart it
-        if raw and not self._long_sent and diff(now, self._pressed_at) >= self.long_ms:
+        if not self._long_sent and diff(now, self._pressed_at) >= self.long_ms:
             self._long_sent = True
             return LONG
         return None
+
+    def _press(self, at):
+        self.down = True
+        self._pressed_at = at
+        self._long_sent = False
+        return PRESS

@@ -56,18 +56,24 @@ class Faces:
 
     def show(self, roller, value, colour, dim=(0, 0, 0)):
         mask = FACES[value]
-        r, g, b = colour
-        for k, led in enumerate(self.leds[roller]):
-            if mask >> k & 1:
-                self.pixels.set(led, r, g, b)
-            else:
-                self.pixels.set(led, dim[0], dim[1], dim[2])
+        leds = self.leds[roller]
+        f = self.pixels.frame  # (written directly: this runs at every frame)
+        for k in range(len(leds)):  # (enumerate() would allocate)
+            c = colour if mask >> k & 1 else dim
+            i = 3 * leds[k]
+            f[i] = c[0]
+            f[i + 1] = c[1]
+            f[i + 2] = c[2]
 
     def show_sticks(self, leds, mask, flat, round_side):
         """The three sticks, one pixel each: ``flat`` where a flat side fell up."""
-        for k, led in enumerate(leds):
-            r, g, b = flat if mask >> k & 1 else round_side
-            self.pixels.set(led, r, g, b)
+        f = self.pixels.frame
+        for k in range(len(leds)):
+            c = flat if mask >> k & 1 else round_side
+            i = 3 * leds[k]
+            f[i] = c[0]
+            f[i + 1] = c[1]
+            f[i + 2] = c[2]
 
     def clear(self, roller):
         for led in self.leds[roller]:
@@ -94,7 +100,9 @@ class Tumble:
         elapsed = diff(now, self.started)
         settled = elapsed >= TUMBLE_MS
         step = elapsed // TUMBLE_STEP_MS
-        for roller, value in enumerate(self.values):
+        values = self.values
+        for roller in range(len(values)):
+            value = values[roller]
             shown = value if settled else (value + step + 2 * roller) % 6 + 1
             self.faces.show(roller, shown, self.colour)
         return settled

@@ -11,7 +11,23 @@ estimated draw of a frame exceeds ``budget_ma`` every channel is scaled down
 by one factor, so colours keep their hue and the estimate stays within the
 budget. The default budget fits a 500 mA USB port: 50 mA are left for the
 Pico, the level shifter and the sensors.
+
+Where MicroPython has ``framebuf`` (the Pico, the WebAssembly port) the
+per-byte work is done by its C code: the frame is seen as three columns (R,
+G and B, every third byte) and ``FrameBuffer.blit`` through a palette maps a
+column byte by byte through a 256-entry table, into another column (the
+wire's, in the strip's byte order) or into a scratch column of 16-bit
+milliamp weights that one ``sum`` adds up. Elsewhere (CPython,
+CircuitPython) the same tables are applied by a Python loop; the bytes are
+the same.
 """
+
+from array import array
+
+try:
+    import framebuf
+except ImportError:  # CPython, CircuitPython
+    framebuf = None
 
 RED_MA = 16
 GREEN_MA = 11
@@ -49,6 +65,30 @@ class Pixels:
         self.budget_ma = budget_ma
         self.scale = self.brightness  # what the last frame was sent at, of 256
         self.draw_ma = 0  # the last frame's estimated draw
+        self._scaled(self.brightness)  # the table most frames use, made now rather than in the first
+        # a channel's gamma-corrected value times its mA at full, by frame byte: R, G, B
+        self._weights = tuple(array("H", (ma * g for g in self.gamma)) for ma in (RED_MA, GREEN_MA, BLUE_MA))
+        self._blits = None
+        if framebuf is not None and count:
+            self._columns(framebuf)
+
+    def _columns(self, framebuf):
+        """The FrameBuffers the blits of ``limit`` and ``encode`` go through."""
+        fb = framebuf.FrameBuffer
+        gs8 = framebuf.GS8
+        n = self.count
+        frame = memoryview(self.frame)
+        wire = memoryview(self.wire)
+        # the weights of the last frame: n per channel, added up by limit()
+        self._sum = array("H", bytes(6 * n))
+        weights = memoryview(self._sum)
+        self._blits = (
+            tuple(fb(frame[c:], 1, n, gs8, 3) for c in range(3)),  # the frame's R, G, B columns
+            tuple(fb(wire[o:], 1, n, gs8, 3) for o in self._offsets),  # where each goes on the wire
+            tuple(fb(weights[c * n:], 1, n, framebuf.RGB565, 1) for c in range(3)),
+            tuple(fb(w, 256, 1, framebuf.RGB565) for w in self._weights),
+            fb(self._lut, 256, 1, gs8),
+        )
 
     def set(self, i, r, g, b):
         f = self.frame
@@ -62,14 +102,18 @@ class Pixels:
 
     def limit(self):
         """The scale (of 256) for the current frame: the brightness, or less to fit the budget."""
-        gam = self.gamma
-        f = self.frame
-        red = green = blue = 0
-        for i in range(0, 3 * self.count, 3):
-            red += gam[f[i]]
-            green += gam[f[i + 1]]
-            blue += gam[f[i + 2]]
-        dynamic = red * RED_MA + green * GREEN_MA + blue * BLUE_MA  # mA x 255 at full scale
+        blits = self._blits
+        if blits is not None:
+            columns, _, sums, weights, _ = blits
+            for c in range(3):
+                sums[c].blit(columns[c], 0, 0, -1, weights[c])
+            dynamic = sum(self._sum)  # mA x 255 at full scale
+        else:
+            red, green, blue = self._weights
+            f = self.frame
+            dynamic = 0
+            for i in range(0, 3 * self.count, 3):
+                dynamic += red[f[i]] + green[f[i + 1]] + blue[f[i + 2]]
         idle = self.count * IDLE_MA
         scale = self.brightness
         if dynamic * scale > (self.budget_ma - idle) * 65280:  # 65280 = 256 * 255
@@ -80,21 +124,32 @@ class Pixels:
     def encode(self):
         """Fill ``wire`` from ``frame``; return the scale used."""
         scale = self.limit()
-        lut = self._lut
         if scale != self._lut_scale:
-            gam = self.gamma
-            for v in range(256):
-                lut[v] = gam[v] * scale >> 8
-            self._lut_scale = scale
-        f = self.frame
-        w = self.wire
-        r, g, b = self._offsets
-        for i in range(0, 3 * self.count, 3):
-            w[i + r] = lut[f[i]]
-            w[i + g] = lut[f[i + 1]]
-            w[i + b] = lut[f[i + 2]]
+            self._scaled(scale)
+        blits = self._blits
+        if blits is not None:
+            columns, wire, _, _, table = blits
+            for c in range(3):
+                wire[c].blit(columns[c], 0, 0, -1, table)
+        else:
+            f = self.frame
+            w = self.wire
+            r, g, b = self._offsets
+            lut = self._lut
+            for i in range(0, 3 * self.count, 3):
+                w[i + r] = lut[f[i]]
+                w[i + g] = lut[f[i + 1]]
+                w[i + b] = lut[f[i + 2]]
         self.scale = scale
         return scale
+
+    def _scaled(self, scale):
+        """The table of gamma and ``scale`` (of 256) together."""
+        lut = self._lut
+        gam = self.gamma
+        for v in range(256):
+            lut[v] = gam[v] * scale >> 8
+        self._lut_scale = scale
 
     def show(self):
         self.encode()

@@ -474,3 +474,47 @@ def test_a_resumed_game_does_not_move_by_itself_while_the_standing_pieces_are_re
     # the pieces reported one by one at power-up must not look like that move
     rig = start("mehen", steps=("FFR", "a", "FFR"), dice=(3,))
     assert rig.game.marbles == [2, 0, 0, 0, 0, 0] and rig.game.phase == 1 and not rig.ctl.disagrees()
+
+
+def test_the_loop_allocates_nothing_while_the_board_animates():
+    # what the Pico's loop does between two steps: poll every input, paint and
+    # send a frame every FRAME_MS (the pieces breathe), with a piece in the hand
+    import gc
+
+    if not hasattr(gc, "mem_alloc"):
+        return  # CPython has no allocation counter; this is a MicroPython figure
+    def single(game):
+        """A piece alone on its space that may move, with somewhere to go, and another that may move too."""
+        counts = game.occupancy()
+        moves = game.moves() if game.phase == 1 else ()
+        for _, f, t in moves:
+            if counts[f] == 1 and f != t and any(m[1] != f for m in moves):
+                return f
+        return None
+
+    for name in ("detour", "sniggle", "mehen"):
+        steps, lifted = find(name, 2, None, single)
+        rig = start(name, steps=steps)
+        sent = [0]
+
+        def transmit(wire):
+            sent[0] += 1
+
+        rig.ctl.ports.pixels._transmit = transmit
+        rig.sim.lift(lifted)
+        rig.run(300)
+        assert rig.ctl.in_hand() == lifted
+        before = gc.mem_alloc()
+        frames = sent[0]
+        rig.run(400)
+        assert gc.mem_alloc() - before == 0, "%s: %d bytes" % (name, gc.mem_alloc() - before)
+        assert sent[0] - frames >= 15, (name, sent[0] - frames)  # a frame every FRAME_MS (20 ms): it breathes
+    # Tiddlee Snuka: a counter dropped through a pocket, the pot on offer flashing
+    rig = start("snuka")
+    rig.ctl.ports.pixels._transmit = lambda wire: None
+    rig.beam("TL")
+    rig.press(0)
+    rig.run(300)
+    before = gc.mem_alloc()
+    rig.run(400)
+    assert gc.mem_alloc() - before == 0 and rig.ctl.picked is not None

@@ -9,7 +9,7 @@ import sys
 from hal.beams import Beams
 from hal.simulated import BeamPin
 
-POLL_MS = 20  # the loop comes round every 10-25 ms on a Pico
+POLL_MS = 20  # the loop comes round every 2-15 ms on a Pico; slower here, to be safe
 
 
 def pulse(pin):

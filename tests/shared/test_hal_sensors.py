@@ -5,7 +5,7 @@ import gc
 import sys
 
 from hal.buttons import LONG_MS, Button
-from hal.sensors import LIFT_MS, PLACE_MS, ButtonPicker, Sensors, ShiftIn
+from hal.sensors import LIFT_MS, PLACE_MS, ButtonPicker, Sensors, ShiftIn, SpiShiftIn
 from hal.ticks import add
 
 
@@ -72,6 +72,46 @@ def test_every_read_latches_the_inputs_afresh():
 def test_a_long_chain_of_twelve_chips():
     inputs = [(37 * c + 11) & 0xFF for c in range(12)]
     assert list(reader(Chain(inputs)).read()) == inputs
+
+
+class SoftSPI:
+    """``machine.SoftSPI(polarity=1, phase=0, sck=clock, mosi=mosi, miso=data)``
+    as MicroPython's C loop (drivers/bus/softspi.c) drives the pins: idle
+    high, then for every bit, MSB first: MOSI set, the clock to its active
+    level (low), MISO read, the clock back to idle (a rising edge)."""
+
+    def __init__(self, clock, mosi, miso):
+        self.clock, self.mosi, self.miso = clock, mosi, miso
+        clock(1)
+
+    def readinto(self, buf, write=0):
+        for i in range(len(buf)):
+            data_in = 0
+            for j in range(8):
+                self.mosi(write >> (7 - j) & 1)
+                self.clock(0)
+                data_in = data_in << 1 | self.miso()
+                self.clock(1)
+            buf[i] = data_in
+
+
+def test_the_chain_reads_the_same_through_soft_spi_with_the_latch_held_high():
+    for inputs in ([0b10110001, 0, 0xFF, 0b01000010], [(37 * c + 11) & 0xFF for c in range(25)]):
+        chain = Chain(list(inputs), ds=1)
+        levels = []
+
+        def latch(level):
+            levels.append(level)
+            chain.latch(level)
+
+        spi = SpiShiftIn(latch, SoftSPI(chain.clock, latch, chain.data), len(inputs))
+        for _ in range(2):
+            del levels[:]
+            assert list(spi.read()) == list(inputs) == list(reader(Chain(list(inputs), ds=1)).read())
+            # latched once, then MOSI (the latch pin) only ever sends 1s: no second load mid-read
+            assert levels[:2] == [0, 1] and set(levels[2:]) == {1} and chain.loads >= 1
+        chain.inputs[1] ^= 0xFF
+        assert spi.read()[1] == inputs[1] ^ 0xFF
 
 
 class Spaces:
