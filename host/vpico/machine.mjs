@@ -32,8 +32,8 @@ const ROSC_CTRL_RESET = 0x00fabaa0; // ENABLE = 0xfab, FREQ_RANGE = LOW
 const ROSC_STATUS = 0x18;
 const ROSC_STABLE_ENABLED = (1 << 31) | (1 << 12);
 const ROSC_RANDOMBIT = 0x1c;
-const CDC_FIFO = 512;
-const IDLE_NS = 1e6; // an idle core with no timer armed looks at the world every emulated ms // rp2040js's host-side buffer towards the device
+const CDC_FIFO = 512; // rp2040js's host-side buffer towards the device
+const IDLE_NS = 1e6; // an idle core with no timer armed looks at the world every emulated ms
 
 function romFunctions(rom) {
   const u16 = (a) => rom[a] | (rom[a + 1] << 8);
@@ -287,8 +287,9 @@ export class Pico {
         if (clock.nanos >= untilNanos) return;
         if (core.waiting) {
           // asleep (WFE/WFI) until the next timer event, or a host's byte
-          const next = clock.nanosToNextAlarm;
-          const wait = Math.max(0, Math.min(next > 0 ? next : next < 0 ? 0 : IDLE_NS, untilNanos - clock.nanos));
+          // (0 when no alarm is armed; below 0 when one is already due: it fires now)
+          const next = clock.nanosToNextAlarm || IDLE_NS;
+          const wait = Math.max(0, Math.min(next, untilNanos - clock.nanos));
           clock.tick(wait);
           cycles += 1 + wait / NS_PER_CYCLE;
           if (this.input.length) break;

@@ -164,7 +164,7 @@ export class HC165Chain {
 // tactile switch's contacts bounce for up to a few ms when they close and
 // open (5 ms is the usual datasheet maximum, e.g. Omron B3F); the model
 // chatters for BOUNCE_NS at irregular intervals, the same pattern each run.
-export const BOUNCE_NS = 5e6;
+const BOUNCE_NS = 5e6;
 
 export class Contact {
   constructor(line, scheduler, seed) {
@@ -203,7 +203,7 @@ export class Contact {
 /** A Detour wheel: four click positions read by contacts a and b as the
  * Gray code of hardware/README.md (positions 0-3 read a b = 00, 01, 11, 10,
  * a 0 being a closed contact). */
-export const GRAY = [[0, 0], [0, 1], [1, 1], [1, 0]];
+const GRAY = [[0, 0], [0, 1], [1, 1], [1, 0]];
 
 export class Wheel {
   constructor(a, b) {
