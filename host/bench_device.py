@@ -56,7 +56,7 @@ PICO_SENSOR_POLLS = 500  # on the Pico, where a poll of the sensor chain takes m
 WHITE = (255, 255, 255)
 # the hal modules that stay loaded while a game runs (app.device unloads hal.pins
 # with app.startup once the board has started)
-HAL = ("beams", "buttons", "die", "pixels", "sensors", "storage", "strip_micropython", "ticks", "wheels")
+HAL = ("beams", "buttons", "die", "pixels", "sensors", "storage", "strip_micropython", "ticks", "viper", "wheels")
 
 
 async def pause():
@@ -457,7 +457,7 @@ async def heap_after_game(folder, name, compiled):
     for module in modules:
         try:
             __import__(module)
-        except ImportError:  # a backend for hardware this port lacks
+        except (ImportError, SyntaxError, ValueError):  # a backend for hardware (or a CPU) this port lacks
             skipped.append(module)
     from rules.games import find_game
 

@@ -12,7 +12,7 @@ _SCREEN = bytes(round(255 * (v / 255) ** (1 / 2.2)) for v in range(256))
 def screen_colours(pixels):
     """The colour of every pixel of ``pixels`` (hal.pixels.Pixels) on a
     screen, as (r, g, b) tuples, from its last sent frame."""
-    return wire_colours(pixels.wire, pixels._offsets)
+    return wire_colours(pixels.wire, pixels.offsets)
 
 
 def wire_colours(wire, offsets=(1, 0, 2)):

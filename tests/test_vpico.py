@@ -359,6 +359,26 @@ def test_ctrl_c_stops_the_game_and_its_watchdog_and_the_repl_is_free(flashed):
     assert "app/startup.mpy" not in files and "hal/pins.mpy" not in files
 
 
+def test_the_picos_compiled_pixel_loops_send_the_bytes_cpython_sends(flashed):
+    pico, _ = flashed
+    rng = Rng(5)
+    frames = [bytes([255] * 315), bytes(315)]  # full white (over the budget), all off
+    frames += [bytes(rng.below(256) for _ in range(315)) for _ in range(3)]
+    code = ("import hal.viper\nfrom hal.pixels import Pixels, weigh\n"
+            "p = Pixels(105, None, order='BRG', brightness=0.8, budget_ma=450)\n"
+            "print(weigh is hal.viper.weigh)\n"
+            "for h in %r:\n p.frame[:] = bytes.fromhex(h)\n p.encode()\n print(p.draw_ma, p.scale, p.wire.hex())\n"
+            % [f.hex() for f in frames])
+    out = mpremote(pico.port, "exec", code).split()
+    assert out[0] == "True"  # the Pico runs the loops compiled to machine code
+    ours = Pixels(105, None, order="BRG", brightness=0.8, budget_ma=450)
+    for frame, (draw, scale, wire) in zip(frames, zip(*[iter(out[1:])] * 3)):
+        ours.frame[:] = frame
+        ours.encode()
+        assert (int(draw), int(scale), wire) == (ours.draw_ma, ours.scale, ours.wire.hex())
+    assert int(out[2]) < ours.brightness  # the limit acted on full white
+
+
 def test_a_hung_game_loop_is_restarted_by_the_watchdog_and_the_game_resumes(flashed, tmp_path):
     pico, _ = flashed
     saved = pico.files()

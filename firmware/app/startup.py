@@ -149,7 +149,7 @@ def ports(game, pins, config, wheels):
     from hal.die import Chance
     from hal.pixels import Pixels
     from hal.sensors import SPI_HZ, Sensors, SpiShiftIn
-    from hal.strip_micropython import transmitter
+    from hal.strip_micropython import Transmitter
     from hal.wheels import Wheels
 
     board = game.board
@@ -171,7 +171,7 @@ def ports(game, pins, config, wheels):
         encoders = Wheels(tuple(_encoder(Pin(pins["wheel%d_a" % w], Pin.IN, Pin.PULL_UP),
                                          Pin(pins["wheel%d_b" % w], Pin.IN, Pin.PULL_UP))
                                 for w in range(1, wheels + 1)), wheels)
-    transmit = transmitter(pins["pixels"])
+    transmit = Transmitter(pins["pixels"], 3 * board.pixels)
     return Ports(Pixels(board.pixels, transmit), buttons, Chance(os.urandom), sensors, encoders, beams)
 
 
@@ -220,9 +220,9 @@ def halt(message, gpio):
     pixels = None
     if gpio is not None:
         from hal.pixels import Pixels
-        from hal.strip_micropython import transmitter
+        from hal.strip_micropython import Transmitter
 
-        pixels = Pixels(BLANK, transmitter(gpio))
+        pixels = Pixels(BLANK, Transmitter(gpio, 3 * BLANK))
     blinks = 0
     while True:
         if pixels:

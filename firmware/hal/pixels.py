@@ -12,22 +12,12 @@ by one factor, so colours keep their hue and the estimate stays within the
 budget. The default budget fits a 500 mA USB port: 50 mA are left for the
 Pico, the level shifter and the sensors.
 
-Where MicroPython has ``framebuf`` (the Pico, the WebAssembly port) the
-per-byte work is done by its C code: the frame is seen as three columns (R,
-G and B, every third byte) and ``FrameBuffer.blit`` through a palette maps a
-column byte by byte through a 256-entry table, into another column (the
-wire's, in the strip's byte order) or into a scratch column of 16-bit
-milliamp weights that one ``sum`` adds up. Elsewhere (CPython,
-CircuitPython) the same tables are applied by a Python loop; the bytes are
-the same.
+The per-byte work is two loops, ``weigh`` (the estimate) and ``remap``
+(frame to wire bytes): on the Pico compiled to machine code (``hal.viper``),
+elsewhere interpreted as written here; the figures and bytes are the same.
 """
 
 from array import array
-
-try:
-    import framebuf
-except ImportError:  # CPython, CircuitPython
-    framebuf = None
 
 RED_MA = 16
 GREEN_MA = 11
@@ -41,6 +31,32 @@ DEFAULT_BUDGET_MA = USB_MA - PICO_MA
 def gamma_table(gamma):
     """Perceived brightness to PWM duty, 256 entries (1.0 = none)."""
     return bytes(int(255 * (v / 255) ** gamma + 0.5) for v in range(256))
+
+
+def weigh(frame, red, green, blue):
+    """The sum of ``red[r] + green[g] + blue[b]`` over the R, G, B bytes of ``frame``."""
+    total = 0
+    for i in range(0, len(frame), 3):
+        total += red[frame[i]] + green[frame[i + 1]] + blue[frame[i + 2]]
+    return total
+
+
+def remap(frame, wire, lut, order):
+    """Each R, G, B byte of ``frame`` through ``lut`` into ``wire`` at the offsets
+    packed in ``order`` (R's in bits 0-1, G's in 2-3, B's in 4-5)."""
+    r = order & 3
+    g = order >> 2 & 3
+    b = order >> 4
+    for i in range(0, len(frame), 3):
+        wire[i + r] = lut[frame[i]]
+        wire[i + g] = lut[frame[i + 1]]
+        wire[i + b] = lut[frame[i + 2]]
+
+
+try:
+    from hal.viper import remap, weigh  # noqa: F811  the same loops, compiled for the Pico
+except (ImportError, SyntaxError, ValueError):  # CPython; a port without the emitter, from source or .mpy
+    pass
 
 
 class Pixels:
@@ -57,7 +73,8 @@ class Pixels:
         self.frame = bytearray(3 * count)
         self.wire = bytearray(3 * count)
         self._transmit = transmit
-        self._offsets = (order.index("R"), order.index("G"), order.index("B"))
+        self.offsets = (order.index("R"), order.index("G"), order.index("B"))  # of R, G, B in a pixel's wire bytes
+        self._order = self.offsets[0] | self.offsets[1] << 2 | self.offsets[2] << 4  # as remap() takes them
         self.gamma = gamma_table(gamma)
         self._lut = bytearray(256)  # gamma and scale together, rebuilt when the scale changes
         self._lut_scale = -1
@@ -68,27 +85,6 @@ class Pixels:
         self._scaled(self.brightness)  # the table most frames use, made now rather than in the first
         # a channel's gamma-corrected value times its mA at full, by frame byte: R, G, B
         self._weights = tuple(array("H", (ma * g for g in self.gamma)) for ma in (RED_MA, GREEN_MA, BLUE_MA))
-        self._blits = None
-        if framebuf is not None and count:
-            self._columns(framebuf)
-
-    def _columns(self, framebuf):
-        """The FrameBuffers the blits of ``limit`` and ``encode`` go through."""
-        fb = framebuf.FrameBuffer
-        gs8 = framebuf.GS8
-        n = self.count
-        frame = memoryview(self.frame)
-        wire = memoryview(self.wire)
-        # the weights of the last frame: n per channel, added up by limit()
-        self._sum = array("H", bytes(6 * n))
-        weights = memoryview(self._sum)
-        self._blits = (
-            tuple(fb(frame[c:], 1, n, gs8, 3) for c in range(3)),  # the frame's R, G, B columns
-            tuple(fb(wire[o:], 1, n, gs8, 3) for o in self._offsets),  # where each goes on the wire
-            tuple(fb(weights[c * n:], 1, n, framebuf.RGB565, 1) for c in range(3)),
-            tuple(fb(w, 256, 1, framebuf.RGB565) for w in self._weights),
-            fb(self._lut, 256, 1, gs8),
-        )
 
     def set(self, i, r, g, b):
         f = self.frame
@@ -102,18 +98,7 @@ class Pixels:
 
     def limit(self):
         """The scale (of 256) for the current frame: the brightness, or less to fit the budget."""
-        blits = self._blits
-        if blits is not None:
-            columns, _, sums, weights, _ = blits
-            for c in range(3):
-                sums[c].blit(columns[c], 0, 0, -1, weights[c])
-            dynamic = sum(self._sum)  # mA x 255 at full scale
-        else:
-            red, green, blue = self._weights
-            f = self.frame
-            dynamic = 0
-            for i in range(0, 3 * self.count, 3):
-                dynamic += red[f[i]] + green[f[i + 1]] + blue[f[i + 2]]
+        dynamic = weigh(self.frame, *self._weights)  # mA x 255 at full scale
         idle = self.count * IDLE_MA
         scale = self.brightness
         if dynamic * scale > (self.budget_ma - idle) * 65280:  # 65280 = 256 * 255
@@ -126,20 +111,7 @@ class Pixels:
         scale = self.limit()
         if scale != self._lut_scale:
             self._scaled(scale)
-        blits = self._blits
-        if blits is not None:
-            columns, wire, _, _, table = blits
-            for c in range(3):
-                wire[c].blit(columns[c], 0, 0, -1, table)
-        else:
-            f = self.frame
-            w = self.wire
-            r, g, b = self._offsets
-            lut = self._lut
-            for i in range(0, 3 * self.count, 3):
-                w[i + r] = lut[f[i]]
-                w[i + g] = lut[f[i + 1]]
-                w[i + b] = lut[f[i + 2]]
+        remap(self.frame, self.wire, self._lut, self._order)
         self.scale = scale
         return scale
 

@@ -110,6 +110,66 @@ function core1(mcu) {
   };
 }
 
+// RP2040 datasheet 3.5.5 and 3.4: a PIO state machine executes one instruction
+// per cycle of its clock, the system clock divided by CLKDIV (INT + FRAC/256,
+// INT 0 meaning 65536), plus the instruction's delay cycles; one stalled on an
+// empty TX FIFO (or a full RX FIFO) resumes when the FIFO moves. rp2040js steps
+// the state machines from a host timer, unrelated to the emulated clock; here an
+// alarm of the emulated clock steps each one when its next cycle is due, so the
+// pins it drives change at their emulated times, CPU, DMA and flash waits alike.
+const STALLS_ON_FIFO = new Set([2, 3, 5]); // rp2040js's WaitType rxFIFO, txFIFO, Out (autopull)
+
+function clockPio(mcu) {
+  const { clock } = mcu;
+  const state = new Map(); // state machine -> { due (ns), running }
+  const period = (sm) => ((sm.clockDivInt || 65536) + sm.clockDivFrac / 256) * NS_PER_CYCLE;
+  const alarm = clock.createAlarm(() => {
+    const now = clock.nanos;
+    for (const [sm, s] of state) {
+      if (!s.running || s.due > now) continue;
+      if (!sm.enabled) {
+        s.running = false;
+        continue;
+      }
+      const before = sm.cycles;
+      sm.step();
+      sm.pio.checkChangedPins();
+      if (sm.waiting && STALLS_ON_FIFO.has(sm.waitType)) s.running = false;
+      else s.due += Math.max(1, sm.cycles - before) * period(sm);
+    }
+    schedule();
+  });
+  function schedule() {
+    let next = Infinity;
+    for (const s of state.values()) if (s.running && s.due < next) next = s.due;
+    if (next === Infinity) alarm.cancel();
+    else alarm.schedule(Math.max(0, next - clock.nanos));
+  }
+  for (const pio of mcu.pio) {
+    pio.run = () => {};
+    for (const sm of pio.machines) state.set(sm, { due: 0, running: false });
+    // a register access can enable a machine, feed or drain its FIFO (which
+    // may complete a stalled instruction at once), or execute an instruction
+    const wrap = (access) => (...args) => {
+      const before = pio.machines.map((sm) => [sm.cycles, sm.waiting]);
+      const result = access(...args);
+      pio.checkChangedPins();
+      pio.machines.forEach((sm, i) => {
+        const s = state.get(sm);
+        if (!sm.enabled || s.running) return;
+        const [cycles, waited] = before[i];
+        s.running = true;
+        // a stall that ended here: the instruction's cycle and its delay, then the next
+        s.due = clock.nanos + (waited && !sm.waiting ? 1 + sm.cycles - cycles : 0) * period(sm);
+      });
+      schedule();
+      return result;
+    };
+    pio.writeUint32 = wrap(pio.writeUint32.bind(pio));
+    pio.readUint32 = wrap(pio.readUint32.bind(pio));
+  }
+}
+
 // A xorshift generator: the ring oscillator's random bit, the same sequence at every boot of a run
 function randomBits(seed) {
   let x = seed >>> 0 || 1;
@@ -167,6 +227,7 @@ export class Pico {
     };
     mcu.peripherals[ROSC] = this.rosc(mcu.peripherals[ROSC]);
     core1(mcu);
+    clockPio(mcu);
     mcu.onBreak = (code) => this.flashRoutine(code);
     mcu.core.PC = XIP_BASE;
     const cdc = new USBCDC(mcu.usbCtrl);

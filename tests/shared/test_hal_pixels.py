@@ -19,7 +19,7 @@ class Wire:
 def estimate(pixels, wire):
     """Draw in mA of wire bytes by the same model, counted independently."""
     total = pixels.count * IDLE_MA * 255
-    r, g, b = pixels._offsets
+    r, g, b = pixels.offsets
     for i in range(0, len(wire), 3):
         total += wire[i + r] * RED_MA + wire[i + g] * GREEN_MA + wire[i + b] * BLUE_MA
     return total / 255

@@ -1,0 +1,43 @@
+"""The per-byte loops of ``hal.pixels``, compiled to the Pico's machine code
+by MicroPython's viper emitter.
+
+Interpreted, they take about 2.5 ms of a 195-pixel frame on a Pico, a
+quarter of the loop's 10 ms; compiled, about 0.1 ms. They do what the
+interpreted ones in ``hal.pixels`` do, which other interpreters run: on
+CPython importing this is an ImportError; on a port without the emitter
+(WebAssembly) a SyntaxError from source, a ValueError from the Pico's .mpy.
+"""
+
+import micropython
+
+
+@micropython.viper
+def weigh(frame, red, green, blue) -> int:
+    f = ptr8(frame)  # noqa: F821  ptr8, ptr16: viper's built-ins
+    r = ptr16(red)  # noqa: F821
+    g = ptr16(green)  # noqa: F821
+    b = ptr16(blue)  # noqa: F821
+    n = int(len(frame))
+    total = 0
+    i = 0
+    while i < n:
+        total += r[f[i]] + g[f[i + 1]] + b[f[i + 2]]
+        i += 3
+    return total
+
+
+@micropython.viper
+def remap(frame, wire, lut, order: int):
+    f = ptr8(frame)  # noqa: F821
+    w = ptr8(wire)  # noqa: F821
+    t = ptr8(lut)  # noqa: F821
+    r = order & 3
+    g = order >> 2 & 3
+    b = order >> 4
+    n = int(len(frame))
+    i = 0
+    while i < n:
+        w[i + r] = t[f[i]]
+        w[i + g] = t[f[i + 1]]
+        w[i + b] = t[f[i + 2]]
+        i += 3
