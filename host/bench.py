@@ -167,14 +167,20 @@ def game_rows(name, position, cpy, mpy, heap, pico, power):
            % (name, m["hint_nodes"], HINT_MS), "%.1f" % (c["budget_us"] / 1000), "%.1f" % (m["budget_us"] / 1000),
            "%.0f" % (d["budget_us"] / 1000), "<= %d" % HINT_MS,
            max(f["budget_us"] for f in (c, m, d)) <= HINT_MS * 1000)
-    yield ("%s:     nodes it reached (passes finished beyond the first look)" % name,
-           *("%d (%d)" % (f["budget_nodes"], f["budget_passes"]) for f in (c, m, d)), "", None)
-    score, games = power
-    low, high = strength.wilson(score / 2, games)
-    yield ("%s:     its strength at %d nodes: score against the greedy player, %d games (95%% interval)"
-           % (name, d["budget_nodes"], games), "", "",
-           "%.0f%% (%.0f-%.0f%%)" % (50 * score / games, 100 * low, 100 * high),
-           "", "stronger than greedy" if low > 0.5 else "weaker than greedy" if high < 0.5 else "not told from greedy")
+    yield ("%s:     nodes it reached (passes finished beyond the first look; plans the first look rated)" % name,
+           *("%d (%d; %d of %d)" % (f["budget_nodes"], f["budget_passes"], f["budget_rated"], f["plans"])
+             for f in (c, m, d)), "", None)
+    if d["budget_rated"] < d["plans"]:
+        yield ("%s:     its strength: the first look ran out of time, so the hint is the best of the first %d plans"
+               " only (the greedy player rates all %d)" % (name, d["budget_rated"], d["plans"]), "", "", "weaker", "",
+               "weaker than greedy")
+    else:
+        score, games = power
+        low, high = strength.wilson(score / 2, games)
+        yield ("%s:     its strength at %d nodes: score against the greedy player, %d games (95%% interval)"
+               % (name, d["budget_nodes"], games), "", "",
+               "%.0f%% (%.0f-%.0f%%)" % (50 * score / games, 100 * low, 100 * high),
+               "", "stronger than greedy" if low > 0.5 else "weaker than greedy" if high < 0.5 else "not told from greedy")
     g = pico["game"]
     if g["hint_us"] >= 0:
         yield ("%s:   a hint asked on the board in a whole game (the first: loads the search), ms" % name,

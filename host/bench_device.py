@@ -288,17 +288,19 @@ def budget_hint(game):
     """The hint as the controller asks for it: the search player's node
     budget and the controller's time budget on this interpreter's clock.
     Returns how many nodes it reached (the search counts down ``_left``
-    from its budget) and how long it took."""
+    from its budget), how many of the plans its first look rated, and how
+    long it took."""
     from app.controller import HINT_MS
     from hal.ticks import diff, now
-    from rules.players import SearchPlayer
+    from rules.players import SearchPlayer, plans
     from rules.playout import Rng
 
     hint = SearchPlayer(Rng(1), ms=HINT_MS, clock=now, diff=diff)
     start = clock()
     hint.pick(game)
     took = elapsed(clock(), start)
-    return {"budget_nodes": min(hint.nodes, hint.nodes - hint._left), "budget_us": took, "budget_passes": hint.reached}
+    return {"budget_nodes": min(hint.nodes, hint.nodes - hint._left), "budget_us": took, "budget_passes": hint.reached,
+            "budget_rated": hint.rated, "plans": len(plans(game))}
 
 
 def game_figures(folder, name, seed, runs=RUNS, playout_ms=PLAYOUT_MS):

@@ -22,7 +22,7 @@ def pico_figures(**changes):
     its budget, but ``changes`` (figure -> value, on every board; a figure
     of the loop, the game or the device figures by its own name)."""
     device = {"decide_us": 4000, "decisions": 5, "hint_us": 5000000, "hint_nodes": 300, "budget_us": 1400000,
-              "budget_nodes": 80, "budget_passes": 1, "game_us": 900000, "game_steps": 10, "playouts_per_s": 1.1,
+              "budget_nodes": 80, "budget_passes": 1, "budget_rated": 5, "plans": 5, "game_us": 900000, "game_steps": 10, "playouts_per_s": 1.1,
               "steps_per_s": 11}
     loop = {"period_us": 9000, "tick_us": 3000, "passes": 100, "agreed": True, "lifting": True, "in_hand": 3,
             "moves": 5, "collect_us": 6000, "targets": 4}
@@ -110,7 +110,7 @@ def fake_figures(decide_us, heap):
     led = {"board": "b", "pixels": 100, "encode_us": 10, "adafruit_us": 20, "frame_bytes_allocated": 0}
     polls = {"button": 0, "picker": 0, "sensors": 0, "wheels": 0}
     game = {"decide_us": decide_us, "decisions": 5, "hint_us": 1000, "hint_nodes": 300, "budget_us": 1000,
-            "budget_nodes": 300, "budget_passes": 2, "game_us": 1000, "game_steps": 10,
+            "budget_nodes": 300, "budget_passes": 2, "budget_rated": 5, "plans": 5, "game_us": 1000, "game_steps": 10,
             "playouts_per_s": 10, "steps_per_s": 100, "press": {"press_ms": 10, "pass_us": 100, "pixels": 100}}
     figures = {"led": led, "polls": polls}
     figures.update((name, dict(game)) for name in GAMES)

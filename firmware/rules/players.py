@@ -423,8 +423,9 @@ class SearchPlayer(Player):
     ``2 * beam`` plans the pass before rated best, every later pass at the
     best ``beam``. The whole choice may make at most ``nodes`` states (one
     copy and one step each) and, with a ``clock`` (ms ticks, compared with
-    ``diff``), take at most about ``ms``: a pass that runs out is dropped and
-    the deepest finished one decides. ``throws`` caps the passes."""
+    ``diff``), take at most about ``ms`` from the question: a pass that runs
+    out is dropped and the deepest finished one decides (pass 0 that runs
+    out: the best of the plans it rated). ``throws`` caps the passes."""
 
     name = "search"
 
@@ -438,17 +439,29 @@ class SearchPlayer(Player):
         self.clock = clock
         self.diff = diff
         self.reached = 0  # the deepest finished pass of the last choice, for reports
+        self.rated = 0  # how many plans its pass 0 rated (all of them, unless the time ran out)
         self._left = 0
         self._start = 0
 
+    def _plan(self, game):
+        if self.clock is not None:
+            self._start = self.clock()  # the time counts from the question: listing the plans is part of it
+        return Player._plan(self, game)
+
+    def _late(self):
+        return self.clock is not None and self.diff(self.clock(), self._start) >= self.ms
+
     def _best(self, game, options):
         me = game.actor
-        values = [_expected(game, outcomes, lambda g: evaluate(g, me, True)) for _, outcomes in options]
+        values = []
+        for _, outcomes in options:  # pass 0; when the time runs out, the plans rated so far compete
+            values.append(_expected(game, outcomes, lambda g: evaluate(g, me, True)))
+            if self._late():
+                break
+        self.rated = len(values)
         self.reached = 0
         self._left = self.nodes
-        if self.clock is not None:
-            self._start = self.clock()
-        chosen = list(range(len(options)))  # the plans still in the running
+        chosen = list(range(len(values)))  # the plans still in the running
         width = 2 * self.beam  # how many go on to each next pass: wide at first, then the beam
         for throws in range(1, self.throws + 1):
             if len(chosen) > width:  # look deeper at the best few only
@@ -474,7 +487,7 @@ class SearchPlayer(Player):
         self._left -= 1
         if self._left < 0:
             raise _Spent()
-        if self.clock is not None and self._left & 15 == 0 and self.diff(self.clock(), self._start) >= self.ms:
+        if self._late():
             raise _Spent()
         if game.phase == ROLL or game.turn != turn:
             throws -= 1  # a new throw begins
