@@ -180,18 +180,19 @@ def _encoder(a, b):
 
 
 def start(config):
-    """The controller on the saved game (or a new one), ready to tick."""
+    """The controller on the saved game (or a new one: when the save cannot
+    be resumed), ready to tick."""
     from app.controller import Controller
-    from app.keeper import Keeper
+    from app.keeper import BAD, Keeper
 
     pins = read_pins(config)
     fresh = new_game(config)
     check_inputs(fresh, pins, config)
     wheels = wheel_count(fresh, pins, config["pins"])
     hardware = ports(fresh, pins, config, wheels)
-    keeper = Keeper("/")
+    keeper = Keeper("/", config["board"])
     game, note = keeper.resume(fresh)
-    if note and (game is not None or exists(keeper.record_path)):
+    if note and (game is not None or exists(keeper.record_path) or exists(keeper.save_path + BAD)):
         log(note)  # (on a Pico that never played there is simply nothing to resume)
     if game is None:
         keeper.begin(fresh)
