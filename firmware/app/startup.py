@@ -179,10 +179,11 @@ def _encoder(a, b):
     return lambda: a.value() << 1 | b.value()
 
 
-def start(config):
+def start(config, refuse=""):
     """The controller on the saved game (or a new one: when the save cannot
-    be resumed), ready to tick."""
+    be resumed, or ``refuse`` says why not), ready to tick."""
     from app.controller import Controller
+    from app.device import forget_restarts
     from app.keeper import BAD, Keeper
 
     pins = read_pins(config)
@@ -190,8 +191,8 @@ def start(config):
     check_inputs(fresh, pins, config)
     wheels = wheel_count(fresh, pins, config["pins"])
     hardware = ports(fresh, pins, config, wheels)
-    keeper = Keeper("/", config["board"])
-    game, note = keeper.resume(fresh)
+    keeper = Keeper("/", config["board"], forget_restarts)
+    game, note = keeper.resume(fresh, refuse)
     if note and (game is not None or exists(keeper.record_path) or exists(keeper.save_path + BAD)):
         log(note)  # (on a Pico that never played there is simply nothing to resume)
     if game is None:
