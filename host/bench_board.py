@@ -30,7 +30,6 @@ point ``micropython.mem_info()`` prints the largest free block.
 
 import gc
 import json
-import os
 import time
 
 import micropython
@@ -46,11 +45,12 @@ def keep(positions, name):
 
     with open(positions) as f:
         position = json.load(f)[name]
-    fresh = new_game(read_config())
+    config = read_config()
+    fresh = new_game(config)
     game = type(fresh).load(fresh.board, position["save"])
     if position["outcome"] >= 0:
         game.play(game.chance_outcomes()[position["outcome"]][0])
-    Keeper("/").begin(game)
+    Keeper("/", config["board"]).begin(game)
     print(json.dumps({"kept": name, "decisions": len(game.legal())}))
 
 
@@ -95,15 +95,14 @@ def loop(ms):
 
 
 def game(seed):
-    from app.keeper import RECORD, SAVE
-    from hal.storage import NEW, OLD
+    from app.keeper import Keeper
+    from app.startup import read_config
+    from hal.storage import NEW, OLD, remove
     from rules.playout import Rng, random_step
 
-    for name in (SAVE, SAVE + NEW, SAVE + OLD, RECORD):
-        try:
-            os.remove("/" + name)
-        except OSError:
-            pass  # not there
+    keeper = Keeper("/", read_config()["board"])
+    for path in (keeper.save_path, keeper.save_path + NEW, keeper.save_path + OLD, keeper.record_path):
+        remove(path)
     ctl = device._started()
     rng = Rng(seed)
     steps = 0

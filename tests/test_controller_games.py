@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from app.keeper import RECORD, Keeper
+from app.keeper import Keeper
 from hal.simulated import Rig
 from test_controller_saving import Dice
 from rules.games import new_game
@@ -42,5 +42,5 @@ def test_a_whole_game_on_the_board(tmp_path, name, players, options):
     assert rig.game.over()
     assert 0 < highest <= pixels.budget_ma
     assert rig.ctl.faults == 0
-    with open(tmp_path / RECORD) as f:
+    with open(keeper.record_path) as f:
         assert replay(f, board_data).save() == rig.game.save()

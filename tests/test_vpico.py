@@ -119,7 +119,7 @@ def image(build_dir, folder, board, game=None, played=(), config=None):
     settings = dict(json.loads((files / "config.json").read_text()), board=board, **(config or {}))
     (files / "config.json").write_text(json.dumps(settings))
     if game is not None:
-        keeper = Keeper("%s/" % files)
+        keeper = Keeper("%s/" % files, board)
         keeper.begin(fresh_game(board))
         for text in played:
             keeper.played(text, game)
@@ -152,7 +152,7 @@ def shows(frame, rig):
 
 
 def record(pico):
-    return pico.files()["game.jsonl"].decode().splitlines()
+    return pico.files()["game-%s.jsonl" % pico.board].decode().splitlines()
 
 
 def roll_of(game, text):
@@ -251,7 +251,7 @@ def test_each_board_boots_to_the_simulators_picture_and_plays_a_turn_by_hand(bui
         assert first is not None and not first["errors"], first
         # the simulator, on the same game with the same record
         (tmp_path / "rig").mkdir()
-        keeper = Keeper("%s/rig/" % tmp_path)
+        keeper = Keeper("%s/rig/" % tmp_path, name)
         keeper.begin(fresh_game(name))
         for text in played:
             keeper.played(text, game)
@@ -283,7 +283,7 @@ def test_each_board_boots_to_the_simulators_picture_and_plays_a_turn_by_hand(bui
             if rig.game.phase == DECIDE:
                 move_piece(pico, rig)
         ours = record(pico)
-        theirs = (tmp_path / "rig" / "game.jsonl").read_text().splitlines()
+        theirs = (tmp_path / "rig" / ("game-%s.jsonl" % name)).read_text().splitlines()
         assert ours == theirs
         assert len(ours) > len(played) + 1
         assert pico.status()["pixel_errors"] == 0
@@ -310,24 +310,24 @@ def test_make_flash_copies_the_build_and_the_pico_restarts_into_the_game(flashed
     assert frame["boot"] == 2 and pico.status()["boots"] == ["power", "reset"]
     files = pico.files()
     in_build = {p.relative_to(build_dir).as_posix() for p in build_dir.rglob("*") if p.is_file()}
-    assert set(files) - {"game.sav", "game.jsonl"} == in_build, out
+    assert set(files) - {"game-detour.sav", "game-detour.jsonl"} == in_build, out
     assert all(files[rel] == (build_dir / rel).read_bytes() for rel in in_build)
-    assert "game.sav" in files  # main.py began a new game, and saved it
+    assert "game-detour.sav" in files  # main.py began a new game, and saved it
     assert shows(frame, Rig(fresh_game("detour"), Bytes([0])))
 
 
 def saved_game(files, folder, board="detour"):
     """(game, steps, note): what Keeper.resume makes of the Pico's files, and the steps its save counts."""
-    for rel in ("game.sav", "game.jsonl"):
+    for rel in ("game-%s.sav" % board, "game-%s.jsonl" % board):
         (folder / rel).write_bytes(files[rel])
-    keeper = Keeper("%s/" % folder)
+    keeper = Keeper("%s/" % folder, board)
     game, note = keeper.resume(fresh_game(board))
     return game, keeper.steps, note
 
 
 def test_a_power_cut_in_the_middle_of_a_save_resumes_the_last_step(flashed, tmp_path):
     pico, _ = flashed
-    before = pico.files()["game.jsonl"].decode().splitlines()
+    before = record(pico)
     programs = pico.status()["flash"]["programs"]
     pico.power_cut(off=200, after_writes=3)  # a step's record line and save take more writes than that
     since = mark(pico)
@@ -339,7 +339,7 @@ def test_a_power_cut_in_the_middle_of_a_save_resumes_the_last_step(flashed, tmp_
     game, steps, note = saved_game(files, tmp_path)
     assert game is not None, note
     # the game is where the last whole step left it, and the record agrees with the save
-    lines = files["game.jsonl"].decode().splitlines()
+    lines = files["game-detour.jsonl"].decode().splitlines()
     assert lines[:len(before)] == before and len(lines) == steps + 1
     assert shows(frame, Rig(game, Bytes([0])))
 
@@ -397,7 +397,7 @@ def test_a_hung_game_loop_is_restarted_by_the_watchdog_and_the_game_resumes(flas
     frame = next_boot(pico, since)
     assert pico.status()["boots"][-1] == "watchdog"
     files = pico.files()
-    assert files["game.sav"] == saved["game.sav"]
+    assert files["game-detour.sav"] == saved["game-detour.sav"]
     assert "restarted by the watchdog" in files["error.log"].decode()
     game, _, note = saved_game(files, tmp_path)
     assert game is not None, note

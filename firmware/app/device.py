@@ -15,6 +15,19 @@ WATCHDOG_MS restarts the board, which resumes the saved game. Whatever ends
 the loop (Ctrl-C from a console or mpremote, an error) stops the watchdog
 again, so the REPL stays usable for as long as needed. MicroPython has no
 call to stop it, so the RP2040's watchdog enable bit is cleared directly.
+
+No endless restarts: the watchdog restarts in a row, with no step of play
+between them, are counted in a scratch register of the watchdog (it keeps
+its value through a restart, not through a power cut). Each is logged once:
+a soft reset (Ctrl-D) runs main.py again with the watchdog's REASON still
+set, so a restart is marked counted, and the mark is cleared when the
+watchdog is started again. At the third restart in a row the saved game is
+kept aside and a new game starts; at the sixth (the new game hangs too) the
+board stops with a message instead of restarting for ever. A step played
+sets the count back to 0.
+
+The watchdog's registers are the RP2040's: on another chip (a Pico 2's
+RP2350) the board refuses to start, with a message.
 """
 
 import os
@@ -32,6 +45,15 @@ WATCHDOG_CTRL_CLEAR = 0x4005B000
 WATCHDOG_ENABLE = 1 << 30
 WATCHDOG_REASON = 0x40058008
 WATCHDOG_TIMER = 1
+# its SCRATCH0-7 (0x4005800C-0x40058028) keep their value through a reset by
+# the watchdog or machine.reset(). The boot ROM's reset into USB boot
+# (machine.bootloader()) writes SCRATCH0-1, the SDK's reboot and watchdog
+# SCRATCH4-7: SCRATCH2 is free for the restarts in a row
+RESTARTS = 0x40058014
+RESTARTS_OURS = 0x5A1E0000  # the upper half of the word when it holds the count
+COUNTED = 0x100  # the watchdog restart that set REASON is counted (its low byte: the count)
+GIVE_UP = 3  # restarts in a row that keep the saved game aside
+STOP = 6  # restarts in a row, the new game's too, that stop the board
 
 
 def log(text):
@@ -60,29 +82,82 @@ def stop_watchdog():
     machine.mem32[WATCHDOG_CTRL_CLEAR] = WATCHDOG_ENABLE
 
 
+def unsupported(machine):
+    """Why the firmware cannot run on the chip ``machine`` names
+    (``os.uname().machine``), or "" when it can."""
+    if "RP2040" in machine:
+        return ""
+    return ("this firmware runs on a Raspberry Pi Pico or Pico W (RP2040), not on a %s: its watchdog sits at "
+            "other addresses. Put the board's firmware on a Pico with an RP2040." % machine)
+
+
+def _restarts():
+    """The restarts word: ours, or a count of 0."""
+    import machine
+
+    word = machine.mem32[RESTARTS]
+    return word if word & 0xFFFF0000 == RESTARTS_OURS else RESTARTS_OURS
+
+
+def _set_restarts(word):
+    import machine
+
+    machine.mem32[RESTARTS] = word
+
+
+def restarted():
+    """The watchdog restarts in a row, this start counted (and logged) if
+    the watchdog caused it; 0 when it did not, or when it is counted already."""
+    import machine
+
+    word = _restarts()
+    if not machine.mem32[WATCHDOG_REASON] & WATCHDOG_TIMER or word & COUNTED:
+        return 0
+    count = min((word & 0xFF) + 1, 0xFF)
+    _set_restarts(RESTARTS_OURS | COUNTED | count)
+    log("restarted by the watchdog (%d in a row): the game loop hung" % count)
+    return count
+
+
+def forget_restarts():
+    """A step was played: the restarts before it are not in a row with the next."""
+    _set_restarts(_restarts() & ~0xFF)
+
+
 def play(ctl):
     """Tick the controller for ever, under the watchdog."""
     from machine import WDT
 
     try:
         watchdog = WDT(timeout=WATCHDOG_MS)
+        _set_restarts(_restarts() & ~COUNTED)  # a restart from now on is a new one
         while True:
             ctl.tick(time.ticks_ms())
             watchdog.feed()
             time.sleep_ms(LOOP_MS)
     finally:
         stop_watchdog()
+        _set_restarts(_restarts() | COUNTED)  # REASON stays set through a soft reset
 
 
 def _started():
-    """The controller, ready to tick; a configuration error halts here."""
+    """The controller, ready to tick; a configuration error, another chip
+    or a loop that hangs whatever game it plays halts here."""
     import gc
     import sys
 
     from app import startup
 
+    stop = unsupported(os.uname().machine)
+    restarts = 0 if stop else restarted()
+    if restarts >= STOP:
+        stop = ("the board restarted %d times in a row, with a new game too: it stops here instead of restarting "
+                "for ever. Copy error.log off the board for a report (hardware/flashing.md)" % restarts)
+    if stop:
+        startup.halt(stop, startup.pixel_gpio())
+    refuse = "the board restarted %d times in a row while playing it" % restarts if restarts == GIVE_UP else ""
     try:
-        ctl = startup.start(startup.read_config())
+        ctl = startup.start(startup.read_config(), refuse)
     except startup.ConfigError as err:
         startup.halt(str(err), startup.pixel_gpio())  # until Ctrl-C or a restart
         raise
@@ -100,11 +175,8 @@ def _started():
 
 
 def run():
-    import machine
     import sys
 
-    if machine.mem32[WATCHDOG_REASON] & WATCHDOG_TIMER:
-        log("restarted by the watchdog: the game loop hung")
     try:
         try:
             play(_started())

@@ -1,11 +1,30 @@
 """Never lost: the game saved after every step, and its record kept.
 
-Two files in ``folder``: ``game.sav``, the state after the last applied step
-(``hal.storage``: atomic, checksummed, survives a power cut at any byte), and
-``game.jsonl``, the game record (``rules.record``) that ``mpremote cp`` reads
-off the device and ``python -m host.replay`` plays back. A step's record line
-is written before the save; a cut between the two leaves the record one line
-ahead, and ``resume`` drops that line again, so record and save always agree.
+Two files per board in ``folder``: ``game-<board>.sav``, the state after the
+last applied step (``hal.storage``: atomic, checksummed, survives a power cut
+at any byte), and ``game-<board>.jsonl``, the game record (``rules.record``)
+that ``mpremote cp`` reads off the device and ``python -m host.replay`` plays
+back. Each board keeps its own game, so flashing another board leaves it be;
+a game saved where earlier firmware kept it (``game.sav``, ``game.jsonl``) is
+taken over by the first board it resumes on.
+
+A power cut at any moment leaves a save and a record that ``resume`` brings
+back to the last whole step:
+
+- a step: its record line is appended, then the game saved. A cut between
+  the two leaves the record a line (or part of one) ahead; ``resume`` cuts
+  it back.
+- a new game: saved first, then its record (the header line) replaces the
+  old one. A cut between the two leaves a save of no steps beside the old
+  record; ``resume`` writes the header again.
+- ``resume`` cuts the record back by writing the lines it keeps to a new
+  file and renaming that over the record (``storage.replace``), so a second
+  cut leaves the record as it was. It reads the record a line at a time: a
+  long game's record would not fit in the Pico's RAM.
+
+A save that cannot be resumed, whatever is wrong in it, is kept aside as
+``game-<board>.sav.bad`` with its record (the latest only), and a new game
+begins: the board always starts.
 """
 
 import json
@@ -14,63 +33,137 @@ from hal import storage
 from rules.core import RulesError, SaveError, field, save_int
 from rules.record import dumps, header
 
-SAVE = "game.sav"
-RECORD = "game.jsonl"
+BAD = ".bad"  # the ending of a save (and its record) kept aside
+
+
+def _line(obj):
+    return (dumps(obj) + "\n").encode()
+
+
+def _why(err):
+    return str(err) if isinstance(err, RulesError) else "%s: %s" % (type(err).__name__, err)
 
 
 class Keeper:
-    def __init__(self, folder=""):
-        self.save_path = folder + SAVE
-        self.record_path = folder + RECORD
+    def __init__(self, folder="", board="", on_step=None):
+        self.folder = folder
+        self.name = "game-" + board if board else "game"
+        self.save_path = folder + self.name + ".sav"
+        self.record_path = folder + self.name + ".jsonl"
+        self.on_step = on_step  # called once a step is saved
         self.steps = 0  # step lines in the record
 
     def begin(self, game):
-        """A new game: a fresh record, and the first save."""
-        with open(self.record_path, "w") as f:
-            f.write(dumps(header(game)) + "\n")
+        """A new game: its first save, then a fresh record."""
         self.steps = 0
         self._save(game)
+        storage.replace(self.record_path, (_line(header(game)),))
 
     def played(self, record_line, game):
         """One step applied: ``record_line`` (``rules.record.line``, taken
         before the step) appended, then ``game`` saved."""
-        with open(self.record_path, "a") as f:
-            f.write(dumps(record_line) + "\n")
+        storage.append(self.record_path, _line(record_line))
         self.steps += 1
         self._save(game)
+        if self.on_step:
+            self.on_step()
 
     def _save(self, game):
         storage.save(self.save_path, json.dumps({"steps": self.steps, "state": game.save()}))
 
-    def resume(self, fresh):
+    def resume(self, fresh, refuse=""):
         """The saved game if it is a game like ``fresh`` (same game, same
         board), loaded onto ``fresh``'s board; else None. Returns
-        ``(game or None, note)``; the note says what was wrong, if anything."""
+        ``(game or None, note)``; the note says what was wrong, if anything.
+        A save that cannot be resumed, or any save when ``refuse`` says why
+        not, is kept aside. Never raises but for a failing flash (OSError)."""
         data, note = storage.load(self.save_path)
+        if data is None and self.name != "game":
+            taken = self._take_over(fresh)
+            if taken is not None:
+                data, note = taken, ""
         if data is None:
             return None, note
+        if refuse:
+            return None, self._set_aside(data, refuse)
+        try:
+            game, steps = self._load(data, fresh)
+        except Exception as err:  # whatever a save holds, the board starts
+            return None, self._set_aside(data, _why(err))
+        self.steps = steps
+        return game, self._match_record(game, note)
+
+    @staticmethod
+    def _load(data, fresh):
+        """(game, steps) of a save's ``data``; raises what the rules raise."""
         try:
             saved = json.loads(data)
-            state = field(saved, "state", dict, "save")
-            game = type(fresh).load(fresh.board, state)
-            self.steps = save_int(saved, "steps", 0, 1 << 30)
-        except (ValueError, RulesError) as err:
-            if not isinstance(err, RulesError):
-                err = SaveError("save: not valid JSON")
-            return None, "the saved game cannot be resumed (%s)" % err
-        return game, self._match_record(note)
+        except ValueError:
+            raise SaveError("save: not valid JSON")
+        state = field(saved, "state", dict, "save")
+        return type(fresh).load(fresh.board, state), save_int(saved, "steps", 0, 1 << 30)
 
-    def _match_record(self, note):
-        """Cut the record back to the saved step (a cut power may have left one line more)."""
+    def _take_over(self, fresh):
+        """The data of the save earlier firmware kept in ``game.sav``, now this
+        board's, if it is a game of this board; else None (and it stays)."""
+        old = Keeper(self.folder)
+        data = storage.load(old.save_path)[0]
+        if data is None:
+            return None
         try:
-            with open(self.record_path) as f:
-                lines = [text for text in f if text.strip()]
+            self._load(data, fresh)
+        except Exception:  # another board's game: it waits for that board
+            return None
+        # the record first: a cut before the save is copied takes over again
+        if storage.exists(old.record_path):
+            storage.rename(old.record_path, self.record_path)
+        storage.save(self.save_path, data)
+        for end in (storage.NEW, storage.OLD, ""):
+            storage.remove(old.save_path + end)
+        return data
+
+    def _set_aside(self, data, why):
+        """Keep the save ``data`` and the record aside; the note that says so."""
+        storage.replace(self.save_path + BAD, (storage.pack(data),))
+        if storage.exists(self.record_path):
+            storage.rename(self.record_path, self.record_path + BAD)
+        # the save last: a cut before it is gone sets the same save aside again
+        for end in (storage.NEW, storage.OLD, ""):
+            storage.remove(self.save_path + end)
+        return "the saved game could not be resumed (%s); a new game started; the old save is kept as %s" % (
+            why, self.name + ".sav" + BAD)
+
+    def _lines(self, keep=1 << 30):
+        """The record's first ``keep`` lines (blank ones left out), one at a
+        time; the file is read to its end, so it is closed after the last."""
+        with open(self.record_path, "rb") as f:
+            for text in f:
+                if keep and text.strip():
+                    keep -= 1
+                    yield text
+
+    def _match_record(self, game, note):
+        """Bring the record to the saved step (a cut power may have left a
+        line more, or the record of the game before a new one)."""
+        count = 0
+        first = b""
+        try:
+            for text in self._lines():
+                first = first or text
+                count += 1
         except OSError:
+            pass  # no record
+        if self.steps == 0:
+            try:
+                ours = count == 1 and json.loads(first) == header(game)
+            except ValueError:
+                ours = False
+            if not ours:
+                storage.replace(self.record_path, (_line(header(game)),))
+        elif not count:
             return (note + "; " if note else "") + "the record is missing"
-        if len(lines) > self.steps + 1:
-            with open(self.record_path, "w") as f:
-                for text in lines[:self.steps + 1]:
-                    f.write(text)
-        elif len(lines) < self.steps + 1:
-            return (note + "; " if note else "") + "the record misses %d steps" % (self.steps + 1 - len(lines))
+        elif count > self.steps + 1:
+            storage.replace(self.record_path, self._lines(self.steps + 1))
+        elif count < self.steps + 1:
+            return (note + "; " if note else "") + "the record misses %d steps" % (self.steps + 1 - count)
         return note

@@ -179,19 +179,21 @@ def _encoder(a, b):
     return lambda: a.value() << 1 | b.value()
 
 
-def start(config):
-    """The controller on the saved game (or a new one), ready to tick."""
+def start(config, refuse=""):
+    """The controller on the saved game (or a new one: when the save cannot
+    be resumed, or ``refuse`` says why not), ready to tick."""
     from app.controller import Controller
-    from app.keeper import Keeper
+    from app.device import forget_restarts
+    from app.keeper import BAD, Keeper
 
     pins = read_pins(config)
     fresh = new_game(config)
     check_inputs(fresh, pins, config)
     wheels = wheel_count(fresh, pins, config["pins"])
     hardware = ports(fresh, pins, config, wheels)
-    keeper = Keeper("/")
-    game, note = keeper.resume(fresh)
-    if note and (game is not None or exists(keeper.record_path)):
+    keeper = Keeper("/", config["board"], forget_restarts)
+    game, note = keeper.resume(fresh, refuse)
+    if note and (game is not None or exists(keeper.record_path) or exists(keeper.save_path + BAD)):
         log(note)  # (on a Pico that never played there is simply nothing to resume)
     if game is None:
         keeper.begin(fresh)

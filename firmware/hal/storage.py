@@ -35,6 +35,10 @@ next save). A rename is atomic on the Pico's LittleFS. Where a rename
 refuses to replace an existing file (Windows), step 2 removes path.old
 first: path is still there then, and path.new is good. Step 3 never has a
 file to replace.
+
+Files without a header (a game record) are written with ``append`` and
+``replace``: ``replace`` writes a whole new file to path.new and renames it
+over path, so a cut leaves the old file or the new one, never a mix.
 """
 
 import binascii
@@ -85,7 +89,8 @@ def exists(path):
         return False
 
 
-def _rename(old, new):
+def rename(old, new):
+    """Rename ``old`` to ``new``, replacing ``new`` if it exists."""
     try:
         os.rename(old, new)
     except OSError:
@@ -93,6 +98,27 @@ def _rename(old, new):
             raise
         os.remove(new)
         os.rename(old, new)
+
+
+def remove(path):
+    """Remove ``path`` if it is there."""
+    if exists(path):
+        os.remove(path)
+
+
+def append(path, data):
+    """Add ``data`` (bytes) at the end of the file ``path``."""
+    with open(path, "ab") as f:
+        f.write(data)
+
+
+def replace(path, chunks):
+    """Make ``path`` hold ``chunks`` (bytes each, an iterable read as it is
+    written), atomically: written whole to path.new, then renamed over path."""
+    with open(path + NEW, "wb") as f:
+        for chunk in chunks:
+            f.write(chunk)
+    rename(path + NEW, path)
 
 
 def _read(path):
@@ -115,12 +141,12 @@ def _good(path):
 def save(path, data):
     """Store ``data`` (bytes, or text as UTF-8) at ``path``, atomically."""
     if not exists(path) and _good(path + NEW):
-        _rename(path + NEW, path)
+        rename(path + NEW, path)
     with open(path + NEW, "wb") as f:
         f.write(pack(data))
     if exists(path):
-        _rename(path, path + OLD)
-    _rename(path + NEW, path)
+        rename(path, path + OLD)
+    rename(path + NEW, path)
 
 
 def load(path):

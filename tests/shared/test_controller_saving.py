@@ -2,7 +2,7 @@
 any two steps resumes the last applied one, and the record on the device
 replays to the same game."""
 
-from app.keeper import RECORD, SAVE, Keeper
+from app.keeper import BAD, Keeper
 from hal import storage
 from hal.simulated import Rig
 from rules.games import new_game
@@ -41,7 +41,7 @@ def test_a_power_cut_between_any_two_steps_resumes_the_last_applied_step():
         resumed, note = Keeper(folder + "/").resume(detour())
         assert note == "", note
         assert resumed is not None and resumed.save() == rig.game.save()
-    with open(folder + "/" + RECORD) as f:
+    with open(keeper.record_path) as f:
         assert replay(f, lambda name: board_data(name)).save() == rig.game.save()
     done(folder)
 
@@ -53,23 +53,28 @@ def test_a_cut_after_the_record_line_but_before_the_save_drops_that_line():
     keeper.begin(game)
     game.play((3, 5))
     keeper.played({"roll": "3,5"}, game)
-    with open(folder + "/" + RECORD, "a") as f:
+    with open(keeper.record_path, "a") as f:
         f.write('{"play": "a3"}\n')  # the line of a step whose save never happened
     resumed, note = Keeper(folder + "/").resume(detour())
     assert resumed is not None and resumed.save() == game.save() and note == ""
-    with open(folder + "/" + RECORD) as f:
+    with open(keeper.record_path) as f:
         assert replay(f, lambda name: board_data(name)).save() == game.save()
     done(folder)
 
 
 def test_a_corrupt_save_starts_a_new_game_with_a_message_not_a_crash():
     folder = fresh()
-    storage.save(folder + "/" + SAVE, '{"steps": 1, "state": {"game": "detour", "phase": 9}}')
-    resumed, note = Keeper(folder + "/").resume(detour())
-    assert resumed is None and note == "the saved game cannot be resumed (save: field 'players' is missing)"
-    with open(folder + "/" + SAVE, "wb") as f:
+    keeper = Keeper(folder + "/")
+    storage.save(keeper.save_path, '{"steps": 1, "state": {"game": "detour", "phase": 9}}')
+    resumed, note = keeper.resume(detour())
+    assert resumed is None and note == ("the saved game could not be resumed (save: field 'players' is missing); "
+                                        "a new game started; the old save is kept as game.sav.bad")
+    # kept aside, where it is out of the way of the new game's save
+    assert storage.load(keeper.save_path)[0] is None
+    assert storage.unpack(open(keeper.save_path + BAD, "rb").read()).startswith(b'{"steps": 1')
+    with open(keeper.save_path, "wb") as f:
         f.write(b"save1 5 00000000\nhello")
-    resumed, note = Keeper(folder + "/").resume(detour())
+    resumed, note = keeper.resume(detour())
     assert resumed is None and note.endswith("game.sav: checksum mismatch; no good copy left"), note
     done(folder)
 
