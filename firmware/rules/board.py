@@ -46,10 +46,29 @@ class Names:
         return self._text[self._ends[i]:self._ends[i + 1]]
 
     def index(self, name):
-        for i in range(len(self)):
-            if self[i] == name:
-                return i
+        """Where ``name`` is, found by the string's own search: a walk of the
+        sequence makes a string per id, and a Pico's allocator is slow."""
+        text, ends = self._text, self._ends
+        at = text.find(name) if name else -1
+        while at >= 0:
+            lo, hi = 0, len(ends) - 1
+            while lo < hi:  # the first id starting at or after ``at``
+                mid = (lo + hi) // 2
+                if ends[mid] < at:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            if ends[lo] == at and lo + 1 < len(ends) and ends[lo + 1] == at + len(name):
+                return lo
+            at = text.find(name, at + 1)
         raise ValueError("no space %r" % (name,))
+
+    def __contains__(self, name):
+        try:
+            self.index(name)
+        except ValueError:
+            return False
+        return True
 
 
 class Board:
@@ -116,9 +135,10 @@ class Board:
 
     def space(self, sid):
         """Index of the space named ``sid``."""
-        if sid not in self.ids:
+        try:
+            return self.ids.index(sid)
+        except ValueError:
             raise BoardError("board %r has no space %r" % (self.name, sid))
-        return self.ids.index(sid)
 
     @property
     def at(self):
