@@ -4,6 +4,7 @@ What the page lights must be exactly what the firmware's pixel port sent."""
 
 import contextlib
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -14,13 +15,18 @@ from hal.simulated import Bytes
 from host.screen import screen_colours
 from host.web.server import make_server
 
-CHROMIUM = "/usr/bin/chromium"
 ROOT = __file__.rsplit("/tests/", 1)[0]
+# the browser: where CHROMIUM points, else the first of these on the PATH
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+CHROMIUM = os.environ.get("CHROMIUM") or next(filter(None, map(shutil.which, BROWSERS)), None)
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed (make setup installs it)")
-if not os.path.exists(CHROMIUM):
-    pytest.skip("Chromium is not installed at %s (apt-get install chromium; .ci/run does it)" % CHROMIUM,
-                allow_module_level=True)
+if not CHROMIUM or not os.path.exists(CHROMIUM):
+    why = ("no Chromium at %s" % CHROMIUM if CHROMIUM else "no Chromium or Chrome on the PATH") + (
+        ": install it (Debian, Ubuntu: sudo apt install chromium) or point CHROMIUM=/path/to/chrome at one")
+    if os.environ.get("CI"):
+        pytest.fail("the browser tests must run in CI, but there is " + why, pytrace=False)
+    pytest.skip(why, allow_module_level=True)
 
 
 @pytest.fixture(scope="module")
