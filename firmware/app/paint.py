@@ -35,7 +35,7 @@ class Canvas:
         self.board = board
         self.frame = ctl.ports.pixels.frame
         self.at = tuple(3 * led for led in board.leds)  # a space's pixel: its first byte in the frame
-        wheel_cells = getattr(board, "wheel_cells", ())
+        self.wheel_cells = wheel_cells = getattr(board, "wheel_cells", ())
         self.wheel_at = tuple(tuple(self.at[s] for s in wheel_cells[9 * w:9 * w + 9])
                               for w in range(len(wheel_cells) // 9))
         self.base = base = bytearray(len(self.frame))  # the board with nothing on it
@@ -50,6 +50,7 @@ class Canvas:
         self.game = None
         self.version = -1  # what the layers were made for: the game at the controller's refresh
         self._owned = b""  # the owners ``still`` shows, as they were then
+        self._wheels = b""  # and the wheel positions
         self.movable = ()  # (byte, colour) of every space a piece may move from, once each
         self._seen = bytearray(len(self.at))
         self.hand = -2  # the space the targets below are of (-1: of the stacks)
@@ -67,10 +68,16 @@ class Canvas:
         owners = ctl.owners
         moves = ctl.moves
         at = self.at
-        if game is not self.game or owners is None or owners != self._owned:
+        wheels = bytes(getattr(game, "wheels", b""))
+        if game is not self.game or owners is None or owners != self._owned or wheels != self._wheels:
             still = self.still
             still[:] = self.base
             self._owned = b""
+            self._wheels = wheels
+            for s in self.wheel_cells:
+                if not self.board.mask(s, wheels):  # a wheel position the route does not run through: dark
+                    i = at[s]
+                    still[i] = still[i + 1] = still[i + 2] = 0
             if owners is not None:
                 for s in range(len(at)):
                     owner = owners[s]

@@ -6,7 +6,7 @@ Actions: ("press", button), ("hold", button), ("lift", space), ("put", space),
 through it), ("wait", ms). Checks: ("phase", name), ("legal", notation...),
 ("played", notation...) (the steps applied so far, as the record names them),
 ("lit", space, look) where a look is one of
-    "movable" "target" "wrong" "needed" "piece" "idle"
+    "movable" "target" "wrong" "needed" "piece" "idle" "dark"
 and ("wheel", w, look), ("dice", value...).
 """
 
@@ -67,6 +67,8 @@ def look(rig, sid):
         return "movable"  # breathing
     if len(seen) == 1 and seen[0] in (C.SPACE, C.SPECIAL):
         return "idle"
+    if seen == [C.OFF]:
+        return "dark"
     if len(seen) == 1:
         return "piece"
     return "other %r" % (seen,)
@@ -168,6 +170,15 @@ def test_detour_a_star_landing_waits_for_one_wheel_turn():
     ))
 
 
+def test_detour_a_wheel_lights_the_positions_its_route_runs_through_and_no_others():
+    # wheel 1 at position 0 goes round its corner f10; a quarter turn clockwise carries that corner to f12
+    run(start("detour", steps=TO_STAR), (
+        ("lit", "f10", "idle"), ("lit", "f12", "dark"), ("lit", "h12", "dark"), ("lit", "h10", "dark"),
+        ("lift", "e3"), ("put", "c3"), ("turn", 0, 1), ("played", "a2", "W1+"),
+        ("lit", "f12", "idle"), ("lit", "f10", "dark"), ("lit", "h12", "dark"), ("lit", "h10", "dark"),
+    ))
+
+
 def test_detour_two_wheels_turned_show_red_and_change_nothing_until_one_is_turned_back():
     run(start("detour", steps=TO_STAR), (
         ("lift", "e3"), ("put", "c3"),
@@ -189,9 +200,12 @@ def test_detour_a_wheel_turned_without_the_right_is_shown_until_turned_back():
 def test_detour_a_piece_on_a_turning_wheel_turns_with_it():
     # player 2 has landed on a star; player 1's piece a stands on g2, a cell of wheel 3
     rig = start("detour", steps=("2,1", "a2", "b1", "5,3", "a3", "b5", "2,6", "a2", "b6", "4,1", "b4"))
-    run(rig, (("phase", "wheel"), ("turn", 2, 1), ("played", "W3+")))
-    assert rig.game.board.ids[rig.game.pos[0]] != "g2"
-    assert not rig.ctl.disagrees()  # the piece lies over another sensor now, where the rules put it
+    run(rig, (("phase", "wheel"), ("lit", "g2", "piece"), ("turn", 2, 1), ("played", "W3+"),
+              ("lit", "f3", "piece"), ("lit", "g2", "idle")))
+    # the disc carried it a quarter clockwise, from the south arm's position to the west arm's:
+    # onto that position's sensor, where the rules put it, and under its LED
+    assert rig.game.board.ids[rig.game.pos[0]] == "f3"
+    assert not rig.ctl.disagrees()
 
 
 # player 2's piece a lands on player 1's piece on e1: a pop-off
@@ -434,13 +448,15 @@ def test_detour_from_the_centre_star_the_piece_may_leave_by_any_heading():
     run(rig, (("lift", f),) + tuple(("lit", end, "target") for end in ends[:2]) + (("put", t), ("played", text)))
 
 
-def test_at_rest_every_space_of_every_board_glows_on_the_wire():
+def test_at_rest_every_space_of_every_board_glows_on_the_wire_but_the_wheel_positions_off_the_route():
     for name in ("detour", "sniggle", "mehen", "snuka"):
         rig = start(name)
+        board = rig.game.board
         wire = rig.ctl.ports.pixels.wire
-        dark = [rig.game.board.ids[s] for s in range(len(rig.game.board.ids))
-                if not any(wire[3 * rig.game.board.leds[s]:3 * rig.game.board.leds[s] + 3])]
-        assert dark == [], (name, dark)
+        dark = [board.ids[s] for s in range(len(board.ids)) if not any(wire[3 * board.leds[s]:3 * board.leds[s] + 3])]
+        off = [board.ids[s] for s in range(len(board.ids)) if board.kinds[s] == "wheel" and not board.mask(s, rig.game.wheels)]
+        assert dark == off, (name, dark)
+        assert len(off) == (12 if name == "detour" else 0)  # three corners of each of Detour's four wheels
 
 
 def test_sniggle_pieces_light_in_the_colours_the_players_chose():
