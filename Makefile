@@ -16,7 +16,7 @@ OPTIONS ?=
 export DEPS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(" ".join(p["dependencies"] + p["optional-dependencies"]["dev"]))
 export STUBS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(*[d for d in p["optional-dependencies"]["dev"] if "stubs" in d])
 
-.PHONY: help setup test sim play watch replay bench bench-check strength build flash repl vpico clean
+.PHONY: help setup test sim play watch replay bench bench-check strength build flash repl vpico wiring clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -80,6 +80,9 @@ repl: $(VENV)/.installed ## open the Pico's REPL (PORT=; Ctrl-] leaves)
 
 vpico: $(VENV)/.installed node_modules/.installed ## the real MicroPython on an emulated Pico and board: prints its port for make flash PORT= (BOARD=, FS=image)
 	$(PY) -m host.vpico $(if $(BOARD),--board $(BOARD)) $(if $(FS),--fs $(FS))
+
+wiring: $(VENV)/.installed ## draw the wiring picture of every board, hardware/wiring-<board>.svg, from hardware/pins.json and the board file
+	$(PY) -m host.wiring
 
 clean: ## remove the virtualenv, node packages and caches
 	rm -rf $(VENV) node_modules .stubs .pytest_cache .hypothesis build
