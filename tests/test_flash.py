@@ -85,7 +85,7 @@ def project(folder, modules):
 
 def flash(pico, out):
     command = [sys.executable, "-m", "host.build", "flash", "--port", pico.port, "--out", str(out)]
-    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout
 
@@ -106,7 +106,7 @@ def test_a_second_flash_removes_what_the_build_dropped_and_nothing_of_the_makers
         # the maker's own files, beside ours and in our folders, and what the game writes
         for name in ("mine.txt", "app/mine.py", "game.sav", "error.log"):
             subprocess.run([str(MPREMOTE), "connect", pico.port, "cp", str(tmp_path / "mine.txt"), ":" + name],
-                           check=True, capture_output=True, timeout=60)
+                           check=True, capture_output=True, timeout=120)
         flash(pico, second)
         files = pico.files()
     assert "app/gone.mpy" not in files and files["app/game.mpy"] == (second / "app" / "game.mpy").read_bytes()
