@@ -69,10 +69,10 @@ bench-check: setup ## like bench, and fail when a figure is over its budget (DES
 strength: $(VENV)/.installed ## the computer players against each other: win rates with 95% intervals
 	$(PY) -m host.strength
 
-build: $(VENV)/.installed ## compile firmware/ for the Pico into build/, print the sizes (BOARD=detour picks the board)
-	$(PY) -m host.build $(if $(BOARD),--board $(BOARD))
+build: $(VENV)/.installed ## compile firmware/ for the Pico into build/, print the sizes (BOARD=detour picks the board, LED_MA=1800 the pixels' current budget)
+	$(PY) -m host.build $(if $(BOARD),--board $(BOARD)) $(if $(LED_MA),--led-ma $(LED_MA))
 
-flash: build ## put build/ on the Pico with mpremote and reset it (PORT=/dev/ttyACM0; FRESH=1 wipes the saved game too)
+flash: build ## check the Pico's MicroPython, put build/ on it with mpremote and reset it (PORT=/dev/ttyACM0; FRESH=1 wipes the saved game too)
 	$(PY) -m host.build flash $(if $(PORT),--port $(PORT)) $(if $(filter 1 yes true,$(FRESH)),--fresh)
 
 repl: $(VENV)/.installed ## open the Pico's REPL (PORT=; Ctrl-] leaves)

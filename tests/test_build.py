@@ -38,9 +38,11 @@ def test_the_build_is_the_picos_filesystem(tmp_path):
     out = tmp_path / "build"
     files = b.build(out, root=root)
     assert sorted(files) == [
-        "boards/alpha.json", "boards/beta.json", "boot.py", "config.json", "hardware/pins.json",
+        ".flashed", "boards/alpha.json", "boards/beta.json", "boot.py", "config.json", "hardware/pins.json",
         "main.py", "rules/__init__.mpy", "rules/game.mpy",
     ]
+    # the list of the build's files that make flash leaves on the Pico, to know them again
+    assert (out / ".flashed").read_text().splitlines() == sorted(files)[1:]
     assert (out / "package.json").is_file()  # the mip manifest, beside what goes onto the Pico
     # main.py and boot.py stay source, as MicroPython runs only those; the rest is bytecode
     assert (out / "main.py").read_text() == "import rules.game\n"
@@ -69,6 +71,16 @@ def test_the_board_is_chosen_in_the_config(tmp_path):
     assert config == dict(b.DEFAULT_CONFIG, board="alpha")
     with pytest.raises(b.BuildError, match=r"no board 'gamma' \(known: alpha, beta\)"):
         b.build(out, board="gamma", root=root)
+
+
+def test_the_led_budget_is_written_and_a_config_the_board_would_refuse_is_refused_here(tmp_path):
+    root = make_root(tmp_path)
+    out = tmp_path / "build"
+    b.build(out, board="alpha", root=root, led_ma=1800)
+    assert json.loads((out / "config.json").read_text())["led_ma"] == 1800
+    root = make_root(tmp_path / "other", config={"board": "alpha", "led_ma": "bright"})
+    with pytest.raises(b.BuildError, match="config.json: field 'led_ma' must be int"):
+        b.build(out, root=root)
 
 
 def test_the_mip_manifest_lists_every_file_but_itself(tmp_path):
@@ -109,10 +121,9 @@ def test_flash_copies_the_build_but_not_the_manifest_and_resets(tmp_path):
     copy = command.index("cp")
     assert command[copy:copy + 2] == ["cp", "-r"]
     assert command[copy + 2:command.index(":", copy)] == [
-        str(out / name) for name in ("boards", "boot.py", "config.json", "hardware", "main.py", "rules")]
+        str(out / name) for name in (".flashed", "boards", "boot.py", "config.json", "hardware", "main.py", "rules")]
     assert command[-2:] == ["+", "reset"]
-    assert "rm" not in command  # the saved game stays
-    assert command[command.index("exec") + 1].startswith("import os")
+    assert "rm" not in command and "exec" not in command  # the saved game stays; nothing to remove
     fresh = b.flash_command("/dev/ttyACM0", out, fresh=True)
     assert fresh[3:7] == ["rm", "-r", ":", "+"]
 
@@ -148,6 +159,8 @@ def test_make_passes_port_fresh_and_board_on():
     dry = subprocess.run(["make", "-n", "flash", "PORT=/dev/ttyACM3", "FRESH=1", "BOARD=mehen"],
                          cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert "-m host.build --board mehen" in dry
+    assert "--led-ma 1800" in subprocess.run(["make", "-n", "build", "LED_MA=1800"], cwd=ROOT, capture_output=True,
+                                             text=True, check=True).stdout
     assert "-m host.build flash --port /dev/ttyACM3 --fresh" in dry
     plain = subprocess.run(["make", "-n", "flash", "FRESH=0"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert "--fresh" not in plain and "--port" not in plain

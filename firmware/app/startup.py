@@ -3,13 +3,14 @@
 ``start()`` reads ``/config.json`` (as host/build.py writes it)::
 
     {"board": "detour", "pins": "hardware/pins.json", "input": "sensors",
-     "players": 2, "options": {}}
+     "players": 2, "options": {}, "led_ma": 450}
 
 ("input": "sensors" reads the pieces through the 74HC165 chain, or on a
 flicking game's board (Tiddlee Snuka) the pocket beams; "buttons" plays
-without them; a field left out takes the value shown, but the board), then
-the board file ``/boards/<board>.json`` and the pin map, builds the hal
-ports on the Pico's pins and resumes the saved game (or starts a new one). A
+without them; "led_ma" is the pixels' current budget, hardware/power.md;
+a field left out takes the value shown, but the board), then the board file
+``/boards/<board>.json`` and the pin map, builds the hal ports on the
+Pico's pins and resumes the saved game (or starts a new one). A
 configuration error is a ``ConfigError`` naming the file and the field;
 ``halt`` shows it. ``app.device`` unloads this module once the game runs, so
 its code leaves the RAM to the game.
@@ -21,14 +22,16 @@ import time
 
 from app.device import log
 from hal.pins import BEAMS, USABLE, load_pins
+from hal.pixels import DEFAULT_BUDGET_MA, budget_range
 from hal.storage import exists
 from rules.core import BoardError, field
 
-CONFIG = "/config.json"
-PIN_MAP = "/hardware/pins.json"  # the pin map when the config cannot be read
-DEFAULTS = (("pins", "hardware/pins.json"), ("input", "sensors"), ("players", 2), ("options", {}))
+CONFIG = "config.json"
+PIN_MAP = "hardware/pins.json"  # the pin map when the config cannot be read
+DEFAULTS = (("pins", PIN_MAP), ("input", "sensors"), ("players", 2), ("options", {}), ("led_ma", DEFAULT_BUDGET_MA))
 FIELDS = ("board",) + tuple(name for name, _ in DEFAULTS)
 INPUTS = ("sensors", "buttons")
+NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_-"  # a board's name, as boards/ holds it
 SENSOR_ROLES = ("sensor_latch", "sensor_clock", "sensor_data")
 BLINK_MS = 500  # the error signal: the first pixel red for 0.5 s, off for 0.5 s
 REPEAT_BLINKS = 10  # the error message again every 10 blinks, for a console opened later
@@ -40,27 +43,29 @@ class ConfigError(ValueError):
     """A file the board cannot start with; the message names the file and the field."""
 
 
-def read_json(path, missing="make flash puts it on the Pico"):
-    name = path[1:]
+def read_json(name, missing="make flash puts it on the Pico", root="/"):
+    """The parsed JSON file ``name`` (as the Pico's filesystem at ``root`` holds it)."""
     try:
-        with open(path) as f:
-            return json.load(f)
-    except OSError:
+        f = open(root + name)
+    except (OSError, ValueError):  # (CPython refuses a name holding a NUL byte with a ValueError)
         raise ConfigError("%s: the file is missing (%s)" % (name, missing))
-    except ValueError:
+    try:
+        with f:
+            return json.load(f)
+    except (ValueError, RuntimeError):  # (RuntimeError: nested deeper than the parser goes)
         raise ConfigError("%s: not valid JSON" % name)
 
 
-def _boards():
+def _boards(root="/"):
     try:
-        return ", ".join(sorted(name[:-5] for name in os.listdir("/boards") if name.endswith(".json")))
+        return ", ".join(sorted(name[:-5] for name in os.listdir(root + "boards") if name.endswith(".json")))
     except OSError:
         return "none"
 
 
-def read_config():
+def read_config(root="/"):
     """/config.json as a dict with every field, checked."""
-    data = read_json(CONFIG)
+    data = read_json(CONFIG, root=root)
     if not isinstance(data, dict):
         raise ConfigError('config.json: must be a JSON object such as {"board": "detour"}')
     for name in data:
@@ -70,21 +75,26 @@ def read_config():
     config.update(data)
     where = "config.json"
     if "board" not in config:
-        raise ConfigError("config.json: field 'board' is missing; the boards on this Pico: %s" % _boards())
-    field(config, "board", str, where, ConfigError)
-    field(config, "pins", str, where, ConfigError)
+        raise ConfigError("config.json: field 'board' is missing; the boards on this Pico: %s" % _boards(root))
+    board = field(config, "board", str, where, ConfigError)
+    if not board or any(c not in NAME_CHARS for c in board):
+        raise ConfigError("config.json: field 'board' is %r; the boards on this Pico: %s" % (board, _boards(root)))
+    pins = field(config, "pins", str, where, ConfigError)
+    if not pins.endswith(".json") or "\0" in pins:
+        raise ConfigError('config.json: field \'pins\' is %r; name the pin map\'s file, such as "%s"' % (pins, PIN_MAP))
     if field(config, "input", str, where, ConfigError) not in INPUTS:
         raise ConfigError('config.json: field \'input\' is %r; use "sensors" or "buttons" (no piece sensors)'
                           % config["input"])
     field(config, "players", int, where, ConfigError)
     field(config, "options", dict, where, ConfigError)
+    field(config, "led_ma", int, where, ConfigError)
     return config
 
 
-def read_pins(config):
+def read_pins(config, root="/"):
     """The pin map the config names, checked."""
     name = config["pins"]
-    data = read_json("/" + name)
+    data = read_json(name, "config.json's field 'pins' names it; make flash puts hardware/pins.json on the Pico", root)
     try:
         return load_pins(data)
     except ValueError as err:
@@ -111,18 +121,23 @@ def check_inputs(game, pins, config):
                               "chain on it (or set input to \"buttons\")" % (name, role))
 
 
-def new_game(config):
-    """A new game on the board the config names."""
+def new_game(config, root="/"):
+    """A new game on the board the config names, which its pixels' budget suits."""
     from rules.games import new_game as make
 
     name = "boards/%s.json" % config["board"]
-    data = read_json("/" + name, "config.json's field 'board' names it; the boards on this Pico: %s" % _boards())
+    data = read_json(name, "config.json's field 'board' names it; the boards on this Pico: %s" % _boards(root), root)
     try:
-        return make(field(data, "game", str, "board", BoardError), data, config["players"], config["options"])
+        game = make(field(data, "game", str, "board", BoardError), data, config["players"], config["options"])
     except BoardError as err:
         raise ConfigError("%s: %s" % (name, err))
-    except ValueError as err:  # the players or options do not suit the game
-        raise ConfigError("config.json: %s" % err)
+    except ValueError as err:  # the players or options do not suit the game (the rules say "option 'x'")
+        raise ConfigError("config.json: field %r: %s" % ("options" if "option" in str(err) else "players", err))
+    low, high = budget_range(game.board.pixels)
+    if not low <= config["led_ma"] <= high:
+        raise ConfigError("config.json: field 'led_ma' is %d; the %d pixels of board %r take %d to %d mA "
+                          "(hardware/power.md)" % (config["led_ma"], game.board.pixels, config["board"], low, high))
+    return game
 
 
 def wheel_count(game, pins, name):
@@ -171,8 +186,8 @@ def ports(game, pins, config, wheels):
         encoders = Wheels(tuple(_encoder(Pin(pins["wheel%d_a" % w], Pin.IN, Pin.PULL_UP),
                                          Pin(pins["wheel%d_b" % w], Pin.IN, Pin.PULL_UP))
                                 for w in range(1, wheels + 1)), wheels)
-    transmit = Transmitter(pins["pixels"], 3 * board.pixels)
-    return Ports(Pixels(board.pixels, transmit), buttons, Chance(os.urandom), sensors, encoders, beams)
+    pixels = Pixels(board.pixels, Transmitter(pins["pixels"], 3 * board.pixels), budget_ma=config["led_ma"])
+    return Ports(pixels, buttons, Chance(os.urandom), sensors, encoders, beams)
 
 
 def _encoder(a, b):
@@ -206,10 +221,10 @@ def start(config, refuse=""):
     return Controller(game, hardware, keeper, log)
 
 
-def _pixel_pin(path):
+def _pixel_pin(name):
     """The pixel data pin as far as the pin map can be read, or None."""
     try:
-        gpio = read_json(path)["pixels"]
+        gpio = read_json(name)["pixels"]
     except (ValueError, KeyError, TypeError):
         return None
     return gpio if type(gpio) is int and gpio in USABLE else None
@@ -239,7 +254,7 @@ def halt(message, gpio):
 def pixel_gpio():
     """The pixel data pin of the pin map the config names (or the usual one), or None."""
     try:
-        path = "/%s" % read_config()["pins"]
+        name = read_config()["pins"]
     except ConfigError:
-        path = PIN_MAP
-    return _pixel_pin(path)
+        name = PIN_MAP
+    return _pixel_pin(name)

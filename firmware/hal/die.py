@@ -1,9 +1,13 @@
 """The electronic pop-o-matic: fair random outcomes, die faces, the tumble.
 
-Randomness comes from ``urandom(n)`` (``os.urandom`` on the Pico: the RP2040's
-ring oscillator) and is reduced to an outcome by rejection sampling, so every
-face is exactly equally likely: a byte of 252 or more is thrown away for a
-d6, since 256 is not a multiple of 6. Three throw sticks take three bits of
+Randomness comes from ``urandom(n)``. On the Pico that is ``os.urandom``,
+which MicroPython's rp2 port makes from hardware noise, not from a seeded
+generator: each byte is eight reads of the ring oscillator's RANDOMBIT, 1 us
+apart, shifted through an 8-bit register with feedback. The RP2040 datasheet
+(2.17.5) calls that bit fit for uses less critical than security, which a
+die is. A byte is reduced to an outcome by rejection sampling, so every face
+is exactly equally likely: a byte of 252 or more is thrown away for a d6,
+since 256 is not a multiple of 6. Three throw sticks take three bits of
 one byte, which is exact as 8 divides 256.
 
 A die face is 7 pixels in the classic pip layout, listed in this order:

@@ -46,5 +46,5 @@ def load_pins(data):
         present = [role for role in group if role in data]
         if present and len(present) != len(group):
             missing = [role for role in group if role not in data]
-            raise PinError("pin map: %s needs %s too" % (present[0], ", ".join(missing)))
+            raise PinError("pin map: %r needs %s too" % (present[0], ", ".join(repr(r) for r in missing)))
     return dict(data)

@@ -10,7 +10,8 @@ red 16 mA, green 11 mA, blue 15 mA at full (255), plus 1 mA idle. When the
 estimated draw of a frame exceeds ``budget_ma`` every channel is scaled down
 by one factor, so colours keep their hue and the estimate stays within the
 budget. The default budget fits a 500 mA USB port: 50 mA are left for the
-Pico, the level shifter and the sensors.
+Pico, the level shifter and the sensors; ``config.json``'s ``led_ma`` sets
+another (hardware/power.md).
 
 The per-byte work is two loops, ``weigh`` (the estimate) and ``remap``
 (frame to wire bytes): on the Pico compiled to machine code (``hal.viper``),
@@ -26,6 +27,15 @@ IDLE_MA = 1
 USB_MA = 500
 PICO_MA = 50
 DEFAULT_BUDGET_MA = USB_MA - PICO_MA
+FULL_WHITE_MA = RED_MA + GREEN_MA + BLUE_MA
+SUPPLY_MAX_MA = 3000  # a 5 V 3 A supply: the most the wiring of hardware/README.md is meant to carry
+
+
+def budget_range(count):
+    """The budgets (mA) ``count`` pixels can be given: at least their idle
+    draw and one pixel at full white, at most the largest supply less the
+    Pico's share."""
+    return count * IDLE_MA + FULL_WHITE_MA, SUPPLY_MAX_MA - PICO_MA
 
 
 def gamma_table(gamma):
@@ -67,8 +77,10 @@ class Pixels:
             raise ValueError("pixel order must be an arrangement of R, G and B, not %r" % order)
         if not 0 <= brightness <= 1:
             raise ValueError("brightness must be from 0 to 1")
-        if budget_ma < count * IDLE_MA:
-            raise ValueError("a %d mA budget is less than %d idle pixels draw" % (budget_ma, count))
+        low, high = budget_range(count)
+        if not low <= budget_ma <= high:
+            raise ValueError("a %d mA budget for %d pixels is outside %d..%d (idle draw and one lit white, "
+                             "to the largest supply)" % (budget_ma, count, low, high))
         self.count = count
         self.frame = bytearray(3 * count)
         self.wire = bytearray(3 * count)

@@ -88,7 +88,9 @@ const pico = new Pico({
 });
 
 function saveFs() {
-  fs.writeFileSync(args.fs, pico.fs);
+  // whole or not at all: a reader of the image (VirtualPico.files) never sees it half written
+  fs.writeFileSync(args.fs + ".new", pico.fs);
+  fs.renameSync(args.fs + ".new", args.fs);
 }
 
 // ---- the control socket ----------------------------------------------------------------

@@ -54,7 +54,7 @@ def test_half_a_group_is_refused():
     assert "sensor_data" in refused(data)
     data = shipped()
     del data["beam4"]
-    assert "beam1 needs beam4 too" in refused(data)
+    assert "'beam1' needs 'beam4' too" in refused(data)
 
 
 def test_a_board_without_wheels_or_sensors_needs_only_the_basics():

@@ -88,6 +88,7 @@ def test_impossible_settings_are_refused():
     assert "order" in str(raises(ValueError, Pixels, 3, print, order="RGX"))
     assert "brightness" in str(raises(ValueError, Pixels, 3, print, brightness=2))
     assert "idle" in str(raises(ValueError, Pixels, 300, print, budget_ma=100))
+    assert "largest supply" in str(raises(ValueError, Pixels, 3, print, budget_ma=5000))
 
 
 def test_showing_a_frame_allocates_nothing():
