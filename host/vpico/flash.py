@@ -1,6 +1,8 @@
 """The Pico's filesystem as a file on the PC: the littlefs v2 image that
 MicroPython's RPI_PICO build mounts at flash offset 0xA0000, 352 blocks of
-4096 bytes (read, program and lookahead sizes 32).
+4096 bytes (read and lookahead sizes 32, program size 256: the rp2 port's
+_boot.py mounts it so, as the flash programs whole 256-byte pages; read
+with another program size, a commit a power cut tore reads as corrupt).
 
 ``image(folder)`` makes one holding a folder's files (a build/ as ``make
 flash`` would leave it); ``read(image)`` gives back every file in one.
@@ -16,7 +18,7 @@ FS_BYTES = BLOCK * BLOCKS
 
 
 def _fs(data=None):
-    fs = LittleFS(block_size=BLOCK, block_count=BLOCKS, read_size=32, prog_size=32, lookahead_size=32, mount=False)
+    fs = LittleFS(block_size=BLOCK, block_count=BLOCKS, read_size=32, prog_size=256, lookahead_size=32, mount=False)
     if data is None:
         fs.format()
     else:
