@@ -31,7 +31,7 @@ from hal.ticks import diff
 from host.boardfile import read_board
 from host.screen import screen_colours
 from host.web import layout
-from rules.core import DECIDE, LION, OVER, PHASE_NAMES, POPOFF, ROLL, WHEEL, BoardError, RulesError
+from rules.core import DECIDE, LION, OVER, PHASE_NAMES, POPOFF, ROLL, WHEEL, RulesError
 from rules.games import find_game, new_game
 from rules.players import PLAYERS
 from rules.playout import Rng
@@ -49,17 +49,10 @@ UNWATCHED_S = 60  # a board nobody has watched for this long stands still (its c
 _ORDER = ("board", "record", "state", "frame")  # the page needs the board before anything on it
 
 
-def _board(name):
-    """A board of boards/ by its name (never a path: the name comes from the page or a record)."""
-    if not isinstance(name, str) or not name.isidentifier():
-        raise BoardError("there is no board %r in boards/" % (name,))
-    return read_board(name)
-
-
 def create(name, players, seats, options, **kw):
     """A session with a fresh game; RulesError says what is wrong with the settings."""
     find_game(name)
-    game = new_game(name, _board(name), players, options or {})
+    game = new_game(name, read_board(name), players, options or {})
     seats = list(seats or ["human"] * game.players)
     if len(seats) != game.players or any(s not in layout.SEATS for s in seats):
         raise RulesError("seats: one of %s for each of the %d players" % (", ".join(layout.SEATS), game.players))
@@ -70,7 +63,7 @@ def load(text, **kw):
     """A session at the end of a game record (every seat human), which can be
     stepped through; RecordError names the first line that is wrong."""
     lines = [t.strip() for t in text.splitlines() if t.strip()]
-    game = replay(lines, _board)
+    game = replay(lines, read_board)
     return Session(game, ["human"] * game.players, loaded=(lines[0], lines[1:]), **kw)
 
 
@@ -323,7 +316,7 @@ class Session:
         """The loaded record's game after its first ``k`` steps."""
         head, steps = self.loaded
         k = max(0, min(k, len(steps)))
-        game = start(head, _board)
+        game = start(head, read_board)
         for number, text in enumerate(steps[:k]):
             apply(game, text, number + 2)
         self._begin(game, steps[:k])
@@ -486,7 +479,7 @@ class Session:
             return
         if lines[0] != self._story_head or len(lines) - 1 < len(self.story):
             self._story_head = lines[0]
-            self._story_game = start(lines[0], _board)
+            self._story_game = start(lines[0], read_board)
             self.story = []
         view = __import__("host.views." + self._game.name, None, None, ("say",))
         game = self._story_game
