@@ -41,6 +41,10 @@ HOSTILE = (0, 1, -1, 7, 255, 256, 65535, 1 << 40, -(1 << 40), 1.5, float("inf"),
            [], [0], [1, 2], [[[[[[[[[[]]]]]]]]]], {}, {"x": 1}, list(range(300)))
 
 
+def _copy(tree):
+    return json.loads(json.dumps(tree))
+
+
 def _places(tree, path=()):
     """Every (path, value) in a parsed JSON tree, the root first, down to 8 levels."""
     yield path, tree
@@ -58,7 +62,7 @@ def mutate(tree, rng, times=1):
     """A copy of the parsed JSON ``tree`` with ``times`` random changes: a
     value replaced (by a hostile one or another part of the tree), a key or
     an entry removed, an entry doubled, a key added. Returns (copy, what changed)."""
-    tree = json.loads(json.dumps(tree))
+    tree = _copy(tree)
     done = []
     for _ in range(times):
         places = list(_places(tree))
@@ -72,16 +76,16 @@ def mutate(tree, rng, times=1):
         key = path[-1]
         how = rng.randrange(5)
         if how == 0:
-            parent[key] = rng.choice(HOSTILE)
+            parent[key] = _copy(rng.choice(HOSTILE))
         elif how == 1:
-            parent[key] = json.loads(json.dumps(rng.choice(places)[1]))
+            parent[key] = _copy(rng.choice(places)[1])
         elif how == 2:
             del parent[key]
         elif how == 3 and isinstance(parent, list):
-            parent.insert(key, json.loads(json.dumps(value)))
+            parent.insert(key, _copy(value))
         elif isinstance(parent, dict):
-            parent[rng.choice(("x", "extra", key + "_"))] = rng.choice(HOSTILE)
+            parent[rng.choice(("x", "extra", key + "_"))] = _copy(rng.choice(HOSTILE))
         else:
-            parent[key] = rng.choice(HOSTILE)
+            parent[key] = _copy(rng.choice(HOSTILE))
         done.append((how, path))
     return tree, done
