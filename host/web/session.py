@@ -51,10 +51,12 @@ _ORDER = ("board", "record", "state", "frame")  # the page needs the board befor
 
 def create(name, players, seats, options, **kw):
     """A session with a fresh game; RulesError says what is wrong with the settings."""
-    find_game(name)
+    find_game(name if isinstance(name, str) else repr(name))
+    if not isinstance(options, (dict, type(None))):
+        raise RulesError("options: must be an object of rule options")
     game = new_game(name, read_board(name), players, options or {})
-    seats = list(seats or ["human"] * game.players)
-    if len(seats) != game.players or any(s not in layout.SEATS for s in seats):
+    seats = seats or ["human"] * game.players
+    if not isinstance(seats, list) or len(seats) != game.players or any(s not in layout.SEATS for s in seats):
         raise RulesError("seats: one of %s for each of the %d players" % (", ".join(layout.SEATS), game.players))
     return Session(game, seats, **kw)
 
@@ -86,6 +88,7 @@ class Session:
         self.listeners = 0
         self.idle_since = time.monotonic()
         self.loaded = loaded  # (header line, step lines) of a record loaded to replay
+        self.lines = []  # the game record so far
         with self.lock:
             self._begin(game, loaded[1] if loaded else ())
         threading.Thread(target=self._clock, daemon=True).start()
@@ -112,7 +115,8 @@ class Session:
         self._game = game
         self._steps = self.keeper.steps
         self._actor = game.actor
-        self._frame_sent = -1
+        self._shown = None  # what the last frame sent showed
+        self.frame_sent = -1  # the firmware's count of frames at the last frame sent
         self._state_sent = None
         self._story_head = None
         self.story = []
@@ -429,16 +433,20 @@ class Session:
     # -- news for the page ------------------------------------------------------------
 
     def _post(self, kind, payload):
+        """News for the page, encoded once as the event every stream sends."""
         self.version += 1
-        self.news[kind] = (self.version, payload)
+        self.news[kind] = (self.version, ("event: %s\ndata: %s\n\n" % (kind, json.dumps(payload))).encode())
         self.lock.notify_all()
 
     def _publish(self):
-        sim = self.rig.sim
-        if sim.frames != self._frame_sent:
-            self._frame_sent = sim.frames
-            pixels = self.rig.ctl.ports.pixels
-            self._post("frame", {"n": sim.frames, "pixels": "".join("%02x%02x%02x" % c for c in screen_colours(pixels)),
+        """Post what changed: the frame only when it shows something new (the
+        firmware sends one every 20 ms, mostly the same), the state likewise."""
+        pixels = self.rig.ctl.ports.pixels
+        shown = (bytes(pixels.wire), pixels.draw_ma, pixels.budget_ma, pixels.brightness, pixels.scale)
+        if shown != self._shown:
+            self._shown = shown
+            self.frame_sent = self.rig.sim.frames
+            self._post("frame", {"n": self.frame_sent, "pixels": "".join("%02x%02x%02x" % c for c in screen_colours(pixels)),
                                  "ma": pixels.draw_ma, "budget": pixels.budget_ma,
                                  "brightness": pixels.brightness * 100 // 256,
                                  "limited": pixels.scale < pixels.brightness})
@@ -449,7 +457,8 @@ class Session:
             self._post("state", state)
 
     def updates(self, seen, wait=15):
-        """The news the page has not seen (``seen``: kind -> version), waiting up to ``wait`` s."""
+        """The news the page has not seen (``seen``: kind -> version), waiting
+        up to ``wait`` s: [(kind, version, event bytes)]."""
         with self.lock:
             deadline = time.monotonic() + wait
             while not self.closed:
@@ -462,15 +471,18 @@ class Session:
             return []
 
     def _record_lines(self):
+        """The record as the controller wrote it, read after each step and
+        kept here: a download needs no file (the folder goes with the session)."""
         try:
             with open(self.keeper.record_path) as f:
-                return [text.strip() for text in f if text.strip()]
+                self.lines = [text.strip() for text in f if text.strip()]
         except FileNotFoundError:  # the session was closed, its folder removed
-            return []
+            pass
+        return self.lines
 
     def record_text(self):
         with self.lock:
-            return "".join(text + "\n" for text in self._record_lines())
+            return "".join(text + "\n" for text in self.lines)
 
     def _record_news(self):
         """The record as the page lists it: each step, who took it, what happened."""
