@@ -42,6 +42,7 @@ TIMEOUT_S = 10
 
 class SimServer(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 64  # a page's streams and requests arrive together
 
     def __init__(self, address, urandom=os.urandom, pace_ms=600, timeout_s=TIMEOUT_S):
         self.sessions = {}

@@ -442,14 +442,13 @@ class Session:
         """Post what changed: the frame only when it shows something new (the
         firmware sends one every 20 ms, mostly the same), the state likewise."""
         pixels = self.rig.ctl.ports.pixels
-        shown = (bytes(pixels.wire), pixels.draw_ma, pixels.budget_ma, pixels.brightness, pixels.scale)
+        shown = {"pixels": "".join("%02x%02x%02x" % c for c in screen_colours(pixels)),
+                 "ma": pixels.draw_ma, "budget": pixels.budget_ma,
+                 "brightness": pixels.brightness * 100 // 256, "limited": pixels.scale < pixels.brightness}
         if shown != self._shown:
             self._shown = shown
             self.frame_sent = self.rig.sim.frames
-            self._post("frame", {"n": self.frame_sent, "pixels": "".join("%02x%02x%02x" % c for c in screen_colours(pixels)),
-                                 "ma": pixels.draw_ma, "budget": pixels.budget_ma,
-                                 "brightness": pixels.brightness * 100 // 256,
-                                 "limited": pixels.scale < pixels.brightness})
+            self._post("frame", dict(shown, n=self.frame_sent))
         self._relabel()
         state = self.state()
         if state != self._state_sent:
