@@ -12,8 +12,10 @@ for what the board shows.
 Every request that cannot be served gets a 4xx and ``{"error": "..."}``.
 A connection is a thread, at most MAX_CONNECTIONS at once (beyond: 503 at
 once); a request must arrive whole within TIMEOUT_S of the connection
-waiting for it, or the connection is closed (an idle keep-alive, a client
-sending a byte now and then); a read or write stalled that long ends too.
+waiting for it, or it gets a 408 and the connection is closed (an idle
+keep-alive, a client sending a byte now and then); a read or write stalled
+that long ends the connection too. The page's event stream sends a frame
+when what it shows changes, and a comment line as a heartbeat.
 
 ``make_server(port=0)`` gives a server to run in a thread (the tests do);
 ``python -m host.web`` runs one until Ctrl-C or SIGTERM.
