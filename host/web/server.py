@@ -227,15 +227,12 @@ class Handler(BaseHTTPRequestHandler):
         if "Transfer-Encoding" in self.headers:
             raise Refused(411, "send the body with a Content-Length, not a Transfer-Encoding")
         text = self.headers.get("Content-Length", "0")
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):
             raise Refused(400, "Content-Length must be a whole number of bytes")
         length = int(text)
         if length > MAX_BODY:
             raise Refused(413, "the request is larger than %d KB" % (MAX_BODY >> 10))
-        try:
-            body = self.rfile.read(length)
-        except socket.timeout:
-            raise Refused(408, "the body did not arrive within %g s" % self.server.timeout_s)
+        body = self.rfile.read(length)  # (a late body gets the 408 of service_actions)
         if len(body) < length:
             raise Refused(400, "the body ended after %d of its %d bytes" % (len(body), length))
         self._arrived()
@@ -255,7 +252,7 @@ class Handler(BaseHTTPRequestHandler):
             self._get()
         except OSError:
             raise
-        except Exception as err:  # a fault of ours: answered, and the connection goes on
+        except Exception as err:  # a fault of ours: said, not a dropped connection
             self._error(500, "the server failed: %s" % err)
 
     def do_POST(self):
