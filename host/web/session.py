@@ -83,7 +83,7 @@ class Session:
         self.closed = False
         self.paused = False
         self.version = 0
-        self.news = {}  # kind -> (version, payload): the latest of each, for the page
+        self.news = {}  # kind -> (version, the event as the streams send it): the latest of each
         self.notes = []  # what the controller logged
         self.listeners = 0
         self.idle_since = time.monotonic()
