@@ -69,4 +69,4 @@ def run(cases, seed):
             broken += 1
             report(NAME, (seed, case, changes, "after loading: %s: %s" % (type(err).__name__, shorten(str(err)))))
     return ("%s: %s mutated, %d tracebacks, %d without the field named, %d loaded but failing, %d stuck; "
-            "accepted and played %d" % (NAME, format(cases, ","), tracebacks, unnamed, broken, stuck, accepted))
+            "accepted and played %s" % (NAME, format(cases, ","), tracebacks, unnamed, broken, stuck, format(accepted, ",")))
