@@ -16,7 +16,7 @@ OPTIONS ?=
 export DEPS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(" ".join(p["dependencies"] + p["optional-dependencies"]["dev"]))
 export STUBS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(*[d for d in p["optional-dependencies"]["dev"] if "stubs" in d])
 
-.PHONY: help setup test sim play watch replay bench bench-check strength build flash repl vpico wiring clean
+.PHONY: help setup test sim play watch replay bench bench-check fuzz strength build flash repl vpico wiring clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -65,6 +65,9 @@ bench: setup ## measure the budgets (press to pixel, loop, heap, boot, hint, LED
 
 bench-check: setup ## like bench, and fail when a figure is over its budget (DESIGN §6: the Pico's figures)
 	$(PY) -m host.bench --check
+
+fuzz: $(VENV)/.installed ## hostile files and requests at length: one figure line per campaign, every failure figure 0 (CASES=, SEED=, ONLY=)
+	$(PY) -m host.fuzz $(if $(CASES),--cases $(CASES)) --seed $(SEED) $(if $(ONLY),--only $(ONLY))
 
 strength: $(VENV)/.installed ## the computer players against each other: win rates with 95% intervals
 	$(PY) -m host.strength

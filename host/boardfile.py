@@ -1,4 +1,4 @@
-"""Read a board definition from ``boards/`` by name (or from a path)."""
+"""Read a board definition from ``boards/`` by name."""
 
 import json
 import os
@@ -8,8 +8,11 @@ from rules.core import BoardError
 
 
 def read_board(name):
-    """The parsed JSON of board ``name``; a BoardError says what is wrong."""
-    path = name if name.endswith(".json") else os.path.join(BOARDS, name + ".json")
+    """The parsed JSON of board ``name``; a BoardError says what is wrong.
+    A name is never a path: it comes from a record, a page or a command line."""
+    if not isinstance(name, str) or not name.isidentifier():
+        raise BoardError("there is no board %r in boards/" % (name,))
+    path = os.path.join(BOARDS, name + ".json")
     try:
         with open(path) as f:
             return json.load(f)

@@ -108,7 +108,7 @@ def assert_shows_the_firmware_frame(page, session, resume=True):
     page.click("#pause")
     page.wait_for_selector("#paused-tag:not([hidden])")
     with session.lock:
-        frame = session.rig.sim.frames
+        frame = session.frame_sent  # the last frame that showed something new
         sent = ["#%02x%02x%02x" % c for c in screen_colours(session.rig.ctl.ports.pixels)]
     page.wait_for_function("n => document.getElementById('board').dataset.frame === String(n)", arg=frame)
     shown = page.evaluate("() => [...document.querySelectorAll('[data-led]')].map(e => [+e.dataset.led, e.getAttribute('fill')])")

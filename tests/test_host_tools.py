@@ -70,6 +70,28 @@ def test_replay_of_a_missing_file_says_so():
     assert result.returncode == 1 and "no/such/file.jsonl" in result.stderr
 
 
+def test_replay_refuses_a_hostile_file_with_a_short_message(tmp_path):
+    record = tmp_path / "game.jsonl"
+    head = {"record": 1, "game": "detour", "board": "detour", "players": 2, "options": {}}
+    board = tmp_path / "board.json"
+    with open(ROOT + "/boards/detour.json") as f:
+        board.write_text(f.read())  # a real board where a path points: never read
+    cases = [
+        (b"\xff\xfe" + json.dumps(head).encode(), "line 1: not UTF-8 text"),
+        (json.dumps(head).encode() + b"\n{\"roll\": \"\xe9\"}", "line 2: not UTF-8 text"),
+        (b"[" * 100000 + b"]" * 100000, "line 1: not valid JSON"),
+        (json.dumps(dict(head, game=["detour"])).encode(), "line 1: field 'game' must be str"),
+        (json.dumps(dict(head, board=str(board))).encode(), "line 1: there is no board %r in boards/" % str(board)),
+        (json.dumps(dict(head, board="../boards/detour")).encode(), "line 1: there is no board '../boards/detour'"),
+        (json.dumps(head).encode() + b'\n{"roll": "' + b"6" * (10 << 20) + b'"}', "line 2: the file goes on past 1024 KB"),
+    ]
+    for data, says in cases:
+        record.write_bytes(data)
+        result = run("host.replay", str(record))
+        assert result.returncode == 1 and "Traceback" not in result.stderr
+        assert result.stderr.startswith("%s: %s" % (record, says)) and len(result.stderr) < 300, result.stderr[:300]
+
+
 def test_sim_takes_rule_options_and_records_them(tmp_path):
     record = tmp_path / "game.jsonl"
     result = run("host.sim", "--auto", "--game", "detour", "--quiet", "--option", "pieces=4", "--record", str(record))

@@ -3,14 +3,32 @@
 Every board file has a game, a grid size, the total pixel and sensor counts,
 named groups of extra pixels (die faces, sticks, ...) and a list of spaces,
 each with an id, a kind, grid coordinates, a NeoPixel index and a sensor index.
-What a game needs beyond that it checks itself.
+What a game needs beyond that it checks itself; the die rollers it names.
+
+The counts stay within what the Pico holds and drives: at most 256 pixels
+(7.7 ms on the wire at 30 us a pixel, inside a 10 ms loop; the start-up
+error frame clears 256), 256 sensors (32 chained 74HC165s), 254 spaces
+(a space number is a byte, 255 meaning none) and a grid of 255 by 255
+(coordinates are bytes).
 """
 
-from rules.core import BoardError, field
+from rules.core import EMPTY, BoardError, field
+
+MAX_PIXELS = 256
+MAX_SENSORS = 256
+MAX_SIZE = 255
+FACE = 7  # pixels of a die face: the classic pip layout
 
 
 def _need(data, name, kind, where):
     return field(data, name, kind, where, BoardError)
+
+
+def _count(data, name, low, high):
+    value = _need(data, name, int, "board")
+    if not low <= value <= high:
+        raise BoardError("board: field %r is %d, outside %d..%d" % (name, value, low, high))
+    return value
 
 
 def _claim(value, what, limit, used, where):
@@ -74,7 +92,7 @@ class Names:
 class Board:
     """Flat, read-only tables of one board; space ``i`` is index ``i`` in each."""
 
-    def __init__(self, data, game, kinds):
+    def __init__(self, data, game, kinds, dice=0):
         if not isinstance(data, dict):
             raise BoardError("board: the file must hold a JSON object")
         if _need(data, "game", str, "board") != game:
@@ -82,17 +100,20 @@ class Board:
         self.game = game
         self.name = _need(data, "name", str, "board")
         size = _need(data, "size", list, "board")
-        if len(size) != 2 or not all(isinstance(n, int) and n > 0 for n in size):
-            raise BoardError("board: field 'size' must be [width, height]")
+        if len(size) != 2 or not all(type(n) is int and 0 < n <= MAX_SIZE for n in size):
+            raise BoardError("board: field 'size' must be [width, height], each from 1 to %d" % MAX_SIZE)
         self.width, self.height = size
-        self.pixels = _need(data, "pixels", int, "board")
-        self.sensors = _need(data, "sensors", int, "board")
+        self.pixels = _count(data, "pixels", 1, MAX_PIXELS)
+        self.sensors = _count(data, "sensors", 0, MAX_SENSORS)
         used_leds = {}
         used_sensors = {}
         ids, kind_of, xs, ys, leds, sensor_of = [], [], [], [], [], []
         named = set()
         at = {}
-        for n, space in enumerate(_need(data, "spaces", list, "board")):
+        spaces = _need(data, "spaces", list, "board")
+        if not 0 < len(spaces) < EMPTY:
+            raise BoardError("board: field 'spaces' lists %d spaces; a board has 1 to %d" % (len(spaces), EMPTY - 1))
+        for n, space in enumerate(spaces):
             where = "space #%d" % n
             sid = _need(space, "id", str, where)
             where = "space %r" % sid
@@ -132,13 +153,16 @@ class Board:
             for led in block:
                 _claim(led, "led", self.pixels, used_leds, where)
             self.extras[name] = tuple(block)
+        for n in range(1, dice + 1):
+            if len(self.extras.get("die%d" % n, ())) != FACE:
+                raise BoardError("extras 'die%d': the game's die roller %d needs a face of %d pixels" % (n, n, FACE))
 
-    def space(self, sid):
-        """Index of the space named ``sid``."""
+    def space(self, sid, where=None):
+        """Index of the space named ``sid``; ``where`` names the field giving it."""
         try:
             return self.ids.index(sid)
         except ValueError:
-            raise BoardError("board %r has no space %r" % (self.name, sid))
+            raise BoardError("%s: no space %r" % (where or "board %r" % self.name, sid))
 
     @property
     def at(self):

@@ -70,7 +70,7 @@ class DetourBoard(Board):
     """A Detour board: its spaces plus the exit tables for every wheel position."""
 
     def __init__(self, data):
-        Board.__init__(self, data, "detour", KINDS)
+        Board.__init__(self, data, "detour", KINDS, dice=2)
         n = len(self.ids)
         at = self.at
         nbr = bytearray([_NONE] * (4 * n))
@@ -119,7 +119,7 @@ class DetourBoard(Board):
         for w, wheel in enumerate(wheels):
             where = "wheel #%d" % (w + 1)
             ids.append(field(wheel, "id", str, where, BoardError))
-            star = self.space(field(wheel, "star", str, where, BoardError))
+            star = self.space(field(wheel, "star", str, where, BoardError), where)
             position = field(wheel, "start", int, where, BoardError)
             if not 0 <= position <= 3:
                 raise BoardError("%s: start must be a position from 0 to 3" % where)

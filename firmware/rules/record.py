@@ -16,12 +16,16 @@ from rules.games import new_game
 
 VERSION = 1
 _KEYS = {ROLL: "roll", POPOFF: "popoff", DECIDE: "play", WHEEL: "play"}
+_HEADER = (("game", str), ("board", str), ("players", int), ("options", dict))
+SHOWN = 120  # the most of a hostile line a message repeats
 
 
 class RecordError(RulesError):
     """A record line that cannot be read or applied; ``line`` counts from 1."""
 
     def __init__(self, line, message):
+        if len(message) > SHOWN:
+            message = message[:SHOWN] + "..."
         super().__init__("line %d: %s" % (line, message))
         self.line = line
 
@@ -43,7 +47,7 @@ def dumps(obj):
 def _object(text, number):
     try:
         obj = json.loads(text)
-    except ValueError:
+    except (ValueError, RuntimeError):  # RuntimeError: nested too deep
         raise RecordError(number, "not valid JSON")
     if not isinstance(obj, dict):
         raise RecordError(number, "expected a JSON object")
@@ -55,8 +59,12 @@ def start(text, boards):
     head = _object(text, 1)
     if head.get("record") != VERSION:
         raise RecordError(1, "not a version-%d game record header" % VERSION)
+    for name, kind in _HEADER:
+        value = head.get(name)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise RecordError(1, "field %r must be %s" % (name, kind.__name__))
     try:
-        return new_game(head.get("game"), boards(head.get("board")), head.get("players"), head.get("options"))
+        return new_game(head["game"], boards(head["board"]), head["players"], head["options"])
     except (RulesError, OSError) as err:
         raise RecordError(1, str(err))
 

@@ -47,7 +47,7 @@ class SniggleBoard(Board):
     of its columns (bit x is column x): few steps, and no allocation there."""
 
     def __init__(self, data):
-        super().__init__(data, "sniggle", KINDS)
+        super().__init__(data, "sniggle", KINDS, dice=2)
         if self.width > 29:  # a row is the bits of a small int, even shifted by one
             raise BoardError("board: field 'size' allows at most 29 columns")
         n = len(self.ids)
@@ -152,7 +152,7 @@ class SniggleBoard(Board):
             where = "path #%d" % (number + 1)
             cells = []
             for sid in field(path, "spaces", list, where, BoardError):
-                s = self.space(sid) if isinstance(sid, str) else None
+                s = self.space(sid, where) if isinstance(sid, str) else None
                 if s is None or self.kind[s] != _ZONE or s in cells:
                     raise BoardError("%s: %r is not a Zone space new to the path" % (where, sid))
                 if cells and abs(self.xs[s] - self.xs[cells[-1]]) + abs(self.ys[s] - self.ys[cells[-1]]) != 1:

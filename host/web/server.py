@@ -9,14 +9,26 @@ for what the board shows.
     POST /api/sessions/ID            one action: {"do": "space" | "button" | "turn" | ..., "n": ...}
     GET  /api/sessions/ID/record     the game record so far (game.jsonl)
 
+Every request that cannot be served gets a 4xx and ``{"error": "..."}``.
+A connection is a thread, at most MAX_CONNECTIONS at once (beyond: 503 at
+once); a request must arrive whole within TIMEOUT_S of the connection
+waiting for it, or it gets a 408 and the connection is closed (an idle
+keep-alive, a client sending a byte now and then); a read or write stalled
+that long ends the connection too. The page's event stream sends a frame
+when what it shows changes, and a comment line as a heartbeat.
+
 ``make_server(port=0)`` gives a server to run in a thread (the tests do);
-``python -m host.web`` runs one until Ctrl-C.
+``python -m host.web`` runs one until Ctrl-C or SIGTERM.
 """
 
 import json
 import mimetypes
 import os
+import socket
+import sys
+import threading
 import time
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from host.web import layout, session
@@ -26,16 +38,73 @@ STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 MAX_BODY = 1 << 20  # a record of a long game is well under 100 KB
 IDLE_S = 600  # a board nobody has watched for this long is put away
 MAX_SESSIONS = 20
+MAX_CONNECTIONS = 100  # 50 event streams and the requests beside them fit
+TIMEOUT_S = 10
 
 
 class SimServer(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 64  # a page's streams and requests arrive together
 
-    def __init__(self, address, urandom=os.urandom, pace_ms=600):
+    def __init__(self, address, urandom=os.urandom, pace_ms=600, timeout_s=TIMEOUT_S):
         self.sessions = {}
         self.options = {"urandom": urandom, "pace_ms": pace_ms}
-        self.catalogue = layout.catalogue()
+        self.catalogue = json.dumps(layout.catalogue())
+        self.timeout_s = timeout_s
+        self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self.waiting = {}  # connection -> when its request must have arrived
+        self.lock = threading.Lock()  # guards waiting and sessions
         super().__init__(address, Handler)
+
+    def process_request(self, request, client_address):
+        if self.slots.acquire(blocking=False):
+            super().process_request(request, client_address)
+            return
+        try:  # every thread is busy: say so at once, without one
+            request.settimeout(1)
+            request.sendall(_answer(503, "the server is busy (%d connections): try again" % MAX_CONNECTIONS))
+        except OSError:
+            pass
+        request.close()
+
+    def close_request(self, request):
+        """Read what the client still sends (for a second at most) before
+        closing: a close with bytes unread resets the connection, and the
+        client may lose the answer sent just before."""
+        deadline = time.monotonic() + 1
+        try:
+            while time.monotonic() < deadline:
+                request.settimeout(max(0.01, deadline - time.monotonic()))
+                if not request.recv(1 << 16):
+                    break
+        except OSError:
+            pass
+        super().close_request(request)
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
+
+    def service_actions(self):
+        """Answer 408 and close where a request is overdue (serve_forever
+        calls this twice a second); the handler's read then ends."""
+        now = time.monotonic()
+        with self.lock:
+            late = [conn for conn, deadline in self.waiting.items() if now > deadline]
+            for conn in late:
+                del self.waiting[conn]
+        for conn in late:
+            try:
+                conn.sendall(_answer(408, "the request did not arrive within %g s" % self.timeout_s))
+                conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], OSError):  # a connection closed or timed out is no fault
+            super().handle_error(request, client_address)
 
     @property
     def url(self):
@@ -45,38 +114,93 @@ class SimServer(ThreadingHTTPServer):
     def add(self, made):
         """Keep a new session; put away the ones nobody watches any more."""
         now = time.monotonic()
-        for key, old in list(self.sessions.items()):
-            if old.listeners == 0 and (now - old.idle_since > IDLE_S or len(self.sessions) >= MAX_SESSIONS):
-                old.close()
-                del self.sessions[key]
-        self.sessions[made.id] = made
+        with self.lock:
+            for key, old in list(self.sessions.items()):
+                if old.listeners == 0 and (now - old.idle_since > IDLE_S or len(self.sessions) >= MAX_SESSIONS):
+                    old.close()
+                    del self.sessions[key]
+            if len(self.sessions) >= MAX_SESSIONS:
+                made.close()
+                raise Refused(503, "%d boards are open and watched: close one first" % MAX_SESSIONS)
+            self.sessions[made.id] = made
         return made
 
     def server_close(self):
+        """Stop listening and put every board away, its temp folder with it."""
         super().server_close()
-        for s in self.sessions.values():
-            s.close()
+        with self.lock:
+            for s in self.sessions.values():
+                s.close()
+            self.sessions.clear()
 
 
-def make_server(host="127.0.0.1", port=0, urandom=os.urandom, pace_ms=600):
+def _answer(code, message):
+    """A whole error answer, for where no handler writes it."""
+    body = json.dumps({"error": message}).encode()
+    return (b"HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
+            % (code, HTTPStatus(code).phrase.encode(), len(body), body))
+
+
+def make_server(host="127.0.0.1", port=0, urandom=os.urandom, pace_ms=600, timeout_s=TIMEOUT_S):
     """A server on ``host:port`` (0: any free port); ``urandom`` is the dice's
-    random source, ``pace_ms`` how long a computer seat takes per action."""
-    return SimServer((host, port), urandom, pace_ms)
+    random source, ``pace_ms`` how long a computer seat takes per action,
+    ``timeout_s`` how long a connection may take to send its request."""
+    return SimServer((host, port), urandom, pace_ms, timeout_s)
 
 
 def _object(body):
-    ask = json.loads(body or "{}")
+    try:
+        ask = json.loads(body or "{}")
+    except RecursionError:
+        raise ValueError("the JSON is nested too deep")
     if not isinstance(ask, dict):
         raise ValueError("expected a JSON object")
     return ask
 
 
+class Refused(Exception):
+    """A request that cannot be served: its status code and message."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+
+
 class Handler(BaseHTTPRequestHandler):
     server_version = "BoardSim/1"
     protocol_version = "HTTP/1.1"
+    default_request_version = "HTTP/1.0"  # a request without a version is answered with a status line
+
+    def setup(self):
+        self.timeout = self.server.timeout_s + 2  # each read and write; later than the 408 for a late request
+        super().setup()
 
     def log_message(self, format, *args):
         pass  # the terminal shows the address and errors, not every request
+
+    def handle_one_request(self):
+        with self.server.lock:
+            self.server.waiting[self.connection] = time.monotonic() + self.server.timeout_s
+        try:
+            super().handle_one_request()
+        finally:
+            self._arrived()
+
+    def _arrived(self):
+        """The request is read whole: no deadline while it is answered."""
+        with self.server.lock:
+            self.server.waiting.pop(self.connection, None)
+
+    def send_error(self, code, message=None, explain=None):
+        """http.server's refusals of a request it cannot read, as JSON; the
+        request line or version being unreadable is the client's fault: 400."""
+        self.close_connection = True
+        self._error(400 if code in (501, 505) else code, message or "bad request")
+
+    def __getattr__(self, name):
+        if name.startswith("do_"):  # a method other than GET and POST
+            return lambda: self._error(405, "%s is not served here: use GET or POST" % self.command)
+        raise AttributeError(name)
 
     # -- answers ------------------------------------------------------------------------
 
@@ -95,13 +219,24 @@ class Handler(BaseHTTPRequestHandler):
         self._send(code, json.dumps(obj))
 
     def _error(self, code, message):
+        if code >= 400:
+            self.close_connection = True  # what is left of the request is not read
         self._json(code, {"error": message})
 
     def _body(self):
-        length = int(self.headers.get("Content-Length") or 0)
+        if "Transfer-Encoding" in self.headers:
+            raise Refused(411, "send the body with a Content-Length, not a Transfer-Encoding")
+        text = self.headers.get("Content-Length", "0")
+        if not (text.isascii() and text.isdigit()):
+            raise Refused(400, "Content-Length must be a whole number of bytes")
+        length = int(text)
         if length > MAX_BODY:
-            raise ValueError("the request is too large")
-        return self.rfile.read(length).decode("utf-8", "replace")
+            raise Refused(413, "the request is larger than %d KB" % (MAX_BODY >> 10))
+        body = self.rfile.read(length)  # (a late body gets the 408 of service_actions)
+        if len(body) < length:
+            raise Refused(400, "the body ended after %d of its %d bytes" % (len(body), length))
+        self._arrived()
+        return body.decode("utf-8", "replace")
 
     def _session(self, key):
         found = self.server.sessions.get(key)
@@ -112,6 +247,27 @@ class Handler(BaseHTTPRequestHandler):
     # -- routes ---------------------------------------------------------------------------
 
     def do_GET(self):
+        self._arrived()
+        try:
+            self._get()
+        except OSError:
+            raise
+        except Exception as err:  # a fault of ours: said, not a dropped connection
+            self._error(500, "the server failed: %s" % err)
+
+    def do_POST(self):
+        try:
+            self._post()
+        except Refused as err:
+            self._error(err.code, str(err))
+        except (ValueError, RulesError) as err:
+            self._error(400, str(err) or "bad request")
+        except OSError:
+            raise
+        except Exception as err:
+            self._error(500, "the server failed: %s" % err)
+
+    def _get(self):
         path = self.path.split("?")[0]
         parts = path.strip("/").split("/")
         if path == "/":
@@ -119,7 +275,7 @@ class Handler(BaseHTTPRequestHandler):
         elif parts[0] == "static" and len(parts) == 2:
             self._static(parts[1])
         elif path == "/api/games":
-            self._json(200, self.server.catalogue)
+            self._send(200, self.server.catalogue)
         elif parts[:2] == ["api", "sessions"] and len(parts) == 4 and parts[3] == "events":
             found = self._session(parts[2])
             if found:
@@ -133,27 +289,24 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self._error(404, "nothing at %s" % path)
 
-    def do_POST(self):
+    def _post(self):
         parts = self.path.split("?")[0].strip("/").split("/")
-        try:
-            body = self._body()
-            if parts == ["api", "sessions"]:
-                ask = _object(body)
-                made = session.create(ask.get("game"), ask.get("players"), ask.get("seats"), ask.get("options"),
-                                      **self.server.options)
-                self._json(200, {"id": self.server.add(made).id})
-            elif parts == ["api", "replay"]:
-                made = session.load(body, **self.server.options)
-                self._json(200, {"id": self.server.add(made).id})
-            elif parts[:2] == ["api", "sessions"] and len(parts) == 3:
-                found = self._session(parts[2])
-                if found:
-                    found.act(_object(body))
-                    self._json(200, {"ok": True})
-            else:
-                self._error(404, "nothing at %s" % self.path)
-        except (ValueError, RulesError) as err:
-            self._error(400, str(err) or "bad request")
+        body = self._body()
+        if parts == ["api", "sessions"]:
+            ask = _object(body)
+            made = session.create(ask.get("game"), ask.get("players"), ask.get("seats"), ask.get("options"),
+                                  **self.server.options)
+            self._json(200, {"id": self.server.add(made).id})
+        elif parts == ["api", "replay"]:
+            made = session.load(body, **self.server.options)
+            self._json(200, {"id": self.server.add(made).id})
+        elif parts[:2] == ["api", "sessions"] and len(parts) == 3:
+            found = self._session(parts[2])
+            if found:
+                found.act(_object(body))
+                self._json(200, {"ok": True})
+        else:
+            self._error(404, "nothing at %s" % self.path)
 
     def _static(self, name):
         path = os.path.join(STATIC, name)
@@ -178,8 +331,7 @@ class Handler(BaseHTTPRequestHandler):
         try:
             while not found.closed:
                 fresh = found.updates(seen)
-                chunk = "".join("event: %s\ndata: %s\n\n" % (kind, json.dumps(payload)) for kind, _, payload in fresh)
-                self.wfile.write((chunk or ": still here\n\n").encode())
+                self.wfile.write(b"".join(event for _, _, event in fresh) or b": still here\n\n")  # the heartbeat
                 self.wfile.flush()
                 for kind, version, _ in fresh:
                     seen[kind] = version

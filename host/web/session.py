@@ -31,7 +31,7 @@ from hal.ticks import diff
 from host.boardfile import read_board
 from host.screen import screen_colours
 from host.web import layout
-from rules.core import DECIDE, LION, OVER, PHASE_NAMES, POPOFF, ROLL, WHEEL, BoardError, RulesError
+from rules.core import DECIDE, LION, OVER, PHASE_NAMES, POPOFF, ROLL, WHEEL, RulesError
 from rules.games import find_game, new_game
 from rules.players import PLAYERS
 from rules.playout import Rng
@@ -49,19 +49,14 @@ UNWATCHED_S = 60  # a board nobody has watched for this long stands still (its c
 _ORDER = ("board", "record", "state", "frame")  # the page needs the board before anything on it
 
 
-def _board(name):
-    """A board of boards/ by its name (never a path: the name comes from the page or a record)."""
-    if not isinstance(name, str) or not name.isidentifier():
-        raise BoardError("there is no board %r in boards/" % (name,))
-    return read_board(name)
-
-
 def create(name, players, seats, options, **kw):
     """A session with a fresh game; RulesError says what is wrong with the settings."""
-    find_game(name)
-    game = new_game(name, _board(name), players, options or {})
-    seats = list(seats or ["human"] * game.players)
-    if len(seats) != game.players or any(s not in layout.SEATS for s in seats):
+    find_game(name if isinstance(name, str) else repr(name))
+    if not isinstance(options, (dict, type(None))):
+        raise RulesError("options: must be an object of rule options")
+    game = new_game(name, read_board(name), players, options or {})
+    seats = seats or ["human"] * game.players
+    if not isinstance(seats, list) or len(seats) != game.players or any(s not in layout.SEATS for s in seats):
         raise RulesError("seats: one of %s for each of the %d players" % (", ".join(layout.SEATS), game.players))
     return Session(game, seats, **kw)
 
@@ -70,7 +65,7 @@ def load(text, **kw):
     """A session at the end of a game record (every seat human), which can be
     stepped through; RecordError names the first line that is wrong."""
     lines = [t.strip() for t in text.splitlines() if t.strip()]
-    game = replay(lines, _board)
+    game = replay(lines, read_board)
     return Session(game, ["human"] * game.players, loaded=(lines[0], lines[1:]), **kw)
 
 
@@ -88,11 +83,12 @@ class Session:
         self.closed = False
         self.paused = False
         self.version = 0
-        self.news = {}  # kind -> (version, payload): the latest of each, for the page
+        self.news = {}  # kind -> (version, the event as the streams send it): the latest of each
         self.notes = []  # what the controller logged
         self.listeners = 0
         self.idle_since = time.monotonic()
         self.loaded = loaded  # (header line, step lines) of a record loaded to replay
+        self.lines = []  # the game record so far
         with self.lock:
             self._begin(game, loaded[1] if loaded else ())
         threading.Thread(target=self._clock, daemon=True).start()
@@ -119,7 +115,8 @@ class Session:
         self._game = game
         self._steps = self.keeper.steps
         self._actor = game.actor
-        self._frame_sent = -1
+        self._shown = None  # what the last frame sent showed
+        self.frame_sent = -1  # the firmware's count of frames at the last frame sent
         self._state_sent = None
         self._story_head = None
         self.story = []
@@ -323,7 +320,7 @@ class Session:
         """The loaded record's game after its first ``k`` steps."""
         head, steps = self.loaded
         k = max(0, min(k, len(steps)))
-        game = start(head, _board)
+        game = start(head, read_board)
         for number, text in enumerate(steps[:k]):
             apply(game, text, number + 2)
         self._begin(game, steps[:k])
@@ -436,19 +433,22 @@ class Session:
     # -- news for the page ------------------------------------------------------------
 
     def _post(self, kind, payload):
+        """News for the page, encoded once as the event every stream sends."""
         self.version += 1
-        self.news[kind] = (self.version, payload)
+        self.news[kind] = (self.version, ("event: %s\ndata: %s\n\n" % (kind, json.dumps(payload))).encode())
         self.lock.notify_all()
 
     def _publish(self):
-        sim = self.rig.sim
-        if sim.frames != self._frame_sent:
-            self._frame_sent = sim.frames
-            pixels = self.rig.ctl.ports.pixels
-            self._post("frame", {"n": sim.frames, "pixels": "".join("%02x%02x%02x" % c for c in screen_colours(pixels)),
-                                 "ma": pixels.draw_ma, "budget": pixels.budget_ma,
-                                 "brightness": pixels.brightness * 100 // 256,
-                                 "limited": pixels.scale < pixels.brightness})
+        """Post what changed: the frame only when it shows something new (the
+        firmware sends one every 20 ms, mostly the same), the state likewise."""
+        pixels = self.rig.ctl.ports.pixels
+        shown = {"pixels": "".join("%02x%02x%02x" % c for c in screen_colours(pixels)),
+                 "ma": pixels.draw_ma, "budget": pixels.budget_ma,
+                 "brightness": pixels.brightness * 100 // 256, "limited": pixels.scale < pixels.brightness}
+        if shown != self._shown:
+            self._shown = shown
+            self.frame_sent = self.rig.sim.frames
+            self._post("frame", dict(shown, n=self.frame_sent))
         self._relabel()
         state = self.state()
         if state != self._state_sent:
@@ -456,7 +456,8 @@ class Session:
             self._post("state", state)
 
     def updates(self, seen, wait=15):
-        """The news the page has not seen (``seen``: kind -> version), waiting up to ``wait`` s."""
+        """The news the page has not seen (``seen``: kind -> version), waiting
+        up to ``wait`` s: [(kind, version, event bytes)]."""
         with self.lock:
             deadline = time.monotonic() + wait
             while not self.closed:
@@ -469,15 +470,18 @@ class Session:
             return []
 
     def _record_lines(self):
+        """The record as the controller wrote it, read after each step and
+        kept here: a download needs no file (the folder goes with the session)."""
         try:
             with open(self.keeper.record_path) as f:
-                return [text.strip() for text in f if text.strip()]
+                self.lines = [text.strip() for text in f if text.strip()]
         except FileNotFoundError:  # the session was closed, its folder removed
-            return []
+            pass
+        return self.lines
 
     def record_text(self):
         with self.lock:
-            return "".join(text + "\n" for text in self._record_lines())
+            return "".join(text + "\n" for text in self.lines)
 
     def _record_news(self):
         """The record as the page lists it: each step, who took it, what happened."""
@@ -486,7 +490,7 @@ class Session:
             return
         if lines[0] != self._story_head or len(lines) - 1 < len(self.story):
             self._story_head = lines[0]
-            self._story_game = start(lines[0], _board)
+            self._story_game = start(lines[0], read_board)
             self.story = []
         view = __import__("host.views." + self._game.name, None, None, ("say",))
         game = self._story_game

@@ -49,3 +49,20 @@ def test_broken_headers_and_lines_are_refused():
     assert "unknown game" in str(raises(RecordError, replay, [head], board_data))
     assert "empty" in str(raises(RecordError, replay, [], board_data))
     assert isinstance(raises(RecordError, replay, [head], board_data), RulesError)
+
+
+def test_a_header_field_of_the_wrong_kind_is_named():
+    good = {"record": 1, "game": "detour", "board": "detour", "players": 2, "options": {}}
+    for name, value in (("game", ["detour"]), ("board", None), ("board", {}), ("players", "2"), ("options", 3)):
+        head = dict(good)
+        head[name] = value
+        err = raises(RecordError, replay, [dumps(head)], board_data)
+        assert str(err).startswith("line 1: field %r must be " % name)
+
+
+def test_a_hostile_line_is_refused_and_repeated_only_in_part():
+    nested = "[" * 5000 + "]" * 5000
+    assert str(raises(RecordError, replay, [nested], board_data)).startswith("line 1: ")
+    head = dumps({"record": 1, "game": "detour", "board": "detour", "players": 2, "options": {}})
+    err = raises(RecordError, replay, [head, '{"play": "%s"}' % ("x" * 100000)], board_data)
+    assert str(err).startswith("line 2: ") and len(str(err)) < 200

@@ -1,0 +1,139 @@
+"""The browser simulator's server (make sim) against clients that do not
+behave: every request it cannot serve gets a 4xx and a message, a request
+that does not arrive gets a 408, the connections are bounded, and what it
+keeps (records, temp folders) survives a lost file and a SIGTERM."""
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from host.web.server import MAX_CONNECTIONS, make_server
+
+ROOT = __file__.rsplit("/tests/", 1)[0]
+DETOUR = b'{"game": "detour", "players": 2}'
+
+
+@contextlib.contextmanager
+def serving(timeout_s):
+    server = make_server(port=0, timeout_s=timeout_s)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def server():
+    with serving(0.5) as server:
+        yield server
+
+
+def connect(server):
+    return socket.create_connection(server.server_address[:2], timeout=10)
+
+
+def answer(conn):
+    """The status code and JSON body of one answer, read to the close."""
+    data = b""
+    while True:
+        chunk = conn.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    head, body = data.split(b"\r\n\r\n", 1)
+    return int(head.split()[1]), json.loads(body)
+
+
+def ask(server, data):
+    with connect(server) as conn:
+        conn.sendall(data)
+        conn.shutdown(socket.SHUT_WR)
+        return answer(conn)
+
+
+def post(path, body, length=None, extra=b""):
+    length = len(body) if length is None else length
+    return b"POST %s HTTP/1.1\r\nHost: x\r\nContent-Length: %s\r\n%s\r\n%s" % (path, str(length).encode(), extra, body)
+
+
+@pytest.mark.parametrize("request_bytes, code, says", [
+    (post(b"/api/sessions", DETOUR, -1), 400, "Content-Length must be a whole number"),
+    (post(b"/api/sessions", DETOUR, "12abc"), 400, "Content-Length must be a whole number"),
+    (post(b"/api/sessions", DETOUR, 1 << 40), 413, "larger than 1024 KB"),
+    (post(b"/api/sessions", DETOUR, 100), 400, "the body ended after 32 of its 100 bytes"),
+    (post(b"/api/sessions", DETOUR, extra=b"Transfer-Encoding: chunked\r\n"), 411, "Content-Length"),
+    (post(b"/api/sessions", b"[" * 100000 + b"]" * 100000), 400, "nested too deep"),
+    (post(b"/api/sessions", b'{"game": {}, "players": 2}'), 400, "unknown game"),
+    (post(b"/api/sessions", b'{"game": "detour", "players": 2, "seats": 3}'), 400, "seats: "),
+    (post(b"/api/sessions", b'{"game": "detour", "players": 2, "options": [1]}'), 400, "options: "),
+    (post(b"/api/replay", b"\xff\xfe{}"), 400, "line 1: not valid JSON"),
+    (b"PUT /api/sessions HTTP/1.1\r\nHost: x\r\n\r\n", 405, "PUT is not served here"),
+    (b"GET / HTTP/2.0\r\n\r\n", 400, "Invalid HTTP version"),
+    (b"\x16\x03\x01\x00\xa5\x01\x00\r\n\r\n", 400, "Bad request"),
+    (b"GET /" + b"a" * 70000 + b" HTTP/1.1\r\n\r\n", 414, ""),
+], ids=lambda value: None if isinstance(value, bytes) else str(value))
+def test_a_request_it_cannot_serve_gets_a_4xx_and_a_message(server, request_bytes, code, says):
+    got, body = ask(server, request_bytes)
+    assert (got, says in body["error"]) == (code, True), body
+
+
+def test_a_request_that_does_not_arrive_in_time_gets_a_408(server):
+    for partial in (b"GET /api/ga", post(b"/api/sessions", DETOUR[:10], len(DETOUR)), b""):
+        with connect(server) as conn:
+            conn.sendall(partial)
+            assert answer(conn) == (408, {"error": "the request did not arrive within 0.5 s"})
+
+
+def test_connections_beyond_the_bound_are_told_the_server_is_busy():
+    with serving(30) as server:
+        held = [connect(server) for _ in range(MAX_CONNECTIONS)]
+        try:
+            with connect(server) as extra:
+                code, body = answer(extra)
+            assert code == 503 and "busy" in body["error"]
+            assert threading.active_count() <= MAX_CONNECTIONS + 10
+        finally:
+            for conn in held:
+                conn.close()
+
+
+def test_the_record_is_downloaded_whole_when_its_file_is_gone(server):
+    code, made = ask(server, post(b"/api/sessions", DETOUR))
+    found = server.sessions[made["id"]]
+    shutil.rmtree(found.folder)
+    with connect(server) as conn:
+        conn.sendall(b"GET /api/sessions/%s/record HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" % made["id"].encode())
+        data = b""
+        while chunk := conn.recv(65536):
+            data += chunk
+    header = json.loads(data.split(b"\r\n\r\n", 1)[1])
+    assert header["game"] == "detour" and header["board"] == "detour"
+
+
+def test_sigterm_stops_make_sim_and_removes_its_temp_folders(tmp_path):
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    proc = subprocess.Popen([sys.executable, "-m", "host.web", "--port", "0"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = int(proc.stdout.readline().split("open http://127.0.0.1:", 1)[1].split("/")[0])
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+            conn.sendall(post(b"/api/sessions", DETOUR))
+            conn.shutdown(socket.SHUT_WR)
+            assert answer(conn)[0] == 200
+        assert [name for name in os.listdir(tmp_path) if name.startswith("board-sim-")]
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(20) == 0
+    finally:
+        proc.kill()
+    assert os.listdir(tmp_path) == []
