@@ -35,7 +35,6 @@ NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_-"  # a board's name, as boar
 SENSOR_ROLES = ("sensor_latch", "sensor_clock", "sensor_data")
 BLINK_MS = 500  # the error signal: the first pixel red for 0.5 s, off for 0.5 s
 REPEAT_BLINKS = 10  # the error message again every 10 blinks, for a console opened later
-BLANK = 256  # the error frame clears this many pixels: more than any board has
 RESTART = "Fix it, then restart the board: make flash, or Ctrl-C and Ctrl-D in make repl."
 
 
@@ -238,8 +237,9 @@ def halt(message, gpio):
     if gpio is not None:
         from hal.pixels import Pixels
         from hal.strip_micropython import Transmitter
+        from rules.board import MAX_PIXELS
 
-        pixels = Pixels(BLANK, Transmitter(gpio, 3 * BLANK))
+        pixels = Pixels(MAX_PIXELS, Transmitter(gpio, 3 * MAX_PIXELS))  # every pixel a board may have
     blinks = 0
     while True:
         if pixels:

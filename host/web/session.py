@@ -73,7 +73,7 @@ class Session:
     def __init__(self, game, seats, urandom=os.urandom, pace_ms=600, loaded=None):
         self.id = os.urandom(8).hex()
         self.folder = tempfile.mkdtemp(prefix="board-sim-")
-        self.keeper = Keeper(self.folder + os.sep)  # game.sav and game.jsonl, as on the Pico
+        self.keeper = Keeper(self.folder + os.sep)  # a save and a record, kept as on the Pico
         self.urandom = urandom
         self.seats = seats
         self.players = {p: PLAYERS[kind](Rng(int.from_bytes(os.urandom(4), "little") | 1))
