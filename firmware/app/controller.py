@@ -348,10 +348,12 @@ class Controller:
         game = self.game
         if not self.moves:
             return
+        from hal.ticks import now
+        asked = now()  # the hint's time counts from here, loading the search included
         from rules.players import SearchPlayer  # only when asked: it is the largest module
         from rules.playout import Rng
-        from hal.ticks import now
-        decision = SearchPlayer(Rng(1 + (self.now & 0xFFFF)), ms=self.hint_ms, clock=now, diff=diff).pick(game)
+        player = SearchPlayer(Rng(1 + (self.now & 0xFFFF)), ms=self.hint_ms, clock=now, diff=diff, since=asked)
+        decision = player.pick(game)
         for d, f, t in self.moves:
             if d == decision:
                 self.hint = (f, t)

@@ -423,14 +423,16 @@ class SearchPlayer(Player):
     ``2 * beam`` plans the pass before rated best, every later pass at the
     best ``beam``. The whole choice may make at most ``nodes`` states (one
     copy and one step each) and, with a ``clock`` (ms ticks, compared with
-    ``diff``), take at most about ``ms`` from the question: a pass that runs
-    out is dropped and the deepest finished one decides (pass 0 that runs
-    out: the best of the plans it rated). ``throws`` caps the passes."""
+    ``diff``), take at most ``ms`` from the question (``since``, or the
+    call), less the longest a plan took to rate: a pass that runs out is
+    dropped and the deepest finished one decides (pass 0 that runs out: the
+    best of the plans it rated). ``throws`` caps the passes."""
 
     name = "search"
 
-    def __init__(self, rng, nodes=300, throws=2, plies=3, beam=3, ms=0, clock=None, diff=_minus):
+    def __init__(self, rng, nodes=300, throws=2, plies=3, beam=3, ms=0, clock=None, diff=_minus, since=None):
         super().__init__(rng)
+        self.since = since  # when the first choice was asked for, if before the player was made
         self.beam = beam
         self.nodes = nodes
         self.throws = throws
@@ -442,20 +444,27 @@ class SearchPlayer(Player):
         self.rated = 0  # how many plans its pass 0 rated (all of them, unless the time ran out)
         self._left = 0
         self._start = 0
+        self._margin = 0  # the longest a plan took to rate: no more work begins that late
 
     def _plan(self, game):
         if self.clock is not None:
-            self._start = self.clock()  # the time counts from the question: listing the plans is part of it
+            # the time counts from the question: listing the plans is part of it
+            self._start = self.clock() if self.since is None else self.since
+            self.since = None
+            self._margin = 0
         return Player._plan(self, game)
 
     def _late(self):
-        return self.clock is not None and self.diff(self.clock(), self._start) >= self.ms
+        return self.clock is not None and self.diff(self.clock(), self._start) + self._margin >= self.ms
 
     def _best(self, game, options):
         me = game.actor
         values = []
         for _, outcomes in options:  # pass 0; when the time runs out, the plans rated so far compete
+            began = self.clock() if self.clock is not None else 0
             values.append(_expected(game, outcomes, lambda g: evaluate(g, me, True)))
+            if self.clock is not None:
+                self._margin = max(self._margin, self.diff(self.clock(), began))
             if self._late():
                 break
         self.rated = len(values)
