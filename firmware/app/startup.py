@@ -145,7 +145,7 @@ def ports(game, pins, config, wheels):
 
     from app.controller import Ports
     from hal.beams import Beams
-    from hal.buttons import Button
+    from hal.buttons import Button, ChainButtons
     from hal.die import Chance
     from hal.pixels import Pixels
     from hal.sensors import SPI_HZ, Sensors, SpiShiftIn
@@ -156,15 +156,23 @@ def ports(game, pins, config, wheels):
     buttons = tuple(Button(Pin(pins[role], Pin.IN, Pin.PULL_UP)) for role in ("die1", "die2"))
     sensors = None
     beams = None
-    if config["input"] == "sensors" and game.occupancy() is None:
-        # a flicking game tracks no pieces: a counter dropping into a pocket breaks
-        # its beam for a few ms, too short for the loop, so an interrupt latches it
-        beams = Beams(tuple(Pin(pins[role], Pin.IN, Pin.PULL_UP) for role in BEAMS))
-    elif config["input"] == "sensors":
+    panel = None
+    flicking = game.occupancy() is None
+    # the chain: the piece sensors, or on a flicking game's board the buttons its
+    # file wires there (with no chain in the pin map, button 1 picks every step)
+    chain = None
+    if config["input"] == "sensors" and (not flicking or board.buttons and all(r in pins for r in SENSOR_ROLES)):
         latch = Pin(pins["sensor_latch"], Pin.OUT, value=1)
         spi = SoftSPI(baudrate=SPI_HZ, polarity=1, phase=0, sck=Pin(pins["sensor_clock"], Pin.OUT),
                       mosi=latch, miso=Pin(pins["sensor_data"], Pin.IN))
         chain = SpiShiftIn(latch, spi, (board.sensors + 7) // 8)
+    if config["input"] == "sensors" and flicking:
+        # a flicking game tracks no pieces: a counter dropping into a pocket breaks
+        # its beam for a few ms, too short for the loop, so an interrupt latches it
+        beams = Beams(tuple(Pin(pins[role], Pin.IN, Pin.PULL_UP) for role in BEAMS))
+        if chain:
+            panel = ChainButtons(chain.read, tuple(n for _, n in board.buttons))
+    elif chain:
         sensors = Sensors(chain.read, board.sensors)
     encoders = None
     if wheels:
@@ -172,7 +180,7 @@ def ports(game, pins, config, wheels):
                                          Pin(pins["wheel%d_b" % w], Pin.IN, Pin.PULL_UP))
                                 for w in range(1, wheels + 1)), wheels)
     transmit = Transmitter(pins["pixels"], 3 * board.pixels)
-    return Ports(Pixels(board.pixels, transmit), buttons, Chance(os.urandom), sensors, encoders, beams)
+    return Ports(Pixels(board.pixels, transmit), buttons, Chance(os.urandom), sensors, encoders, beams, panel)
 
 
 def _encoder(a, b):

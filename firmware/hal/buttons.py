@@ -103,3 +103,40 @@ class Button:
         self._pressed_at = at
         self._long_sent = False
         return PRESS
+
+
+class ChainButtons:
+    """Buttons on the 74HC165 chain (``hal.sensors``), each a switch from its
+    input to GND with a pull-up, so pressed reads 0. ``read()`` returns the
+    chain's bytes (``SpiShiftIn.read``: input n is bit n % 8 of byte n // 8);
+    button ``i`` is chain input ``inputs[i]`` and a ``Button`` of its own,
+    debounced as the die buttons are. ``poll(now)`` reads the chain once and
+    returns ``None`` or the index of one button pressed: a press is reported
+    once however long it is held, and two pressed between two polls are
+    both reported, the lower index first. Nothing is allocated."""
+
+    def __init__(self, read, inputs):
+        self._read = read
+        self._bits = b""  # the chain's bytes, read at each poll
+        self.buttons = tuple(Button(self._level(n)) for n in inputs)
+        self._pressed = 0  # bit i: button i pressed and not reported yet
+
+    def _level(self, n):
+        """The reader of chain input ``n`` in the bytes read last, made once."""
+        byte, bit = n >> 3, n & 7
+        return lambda: self._bits[byte] >> bit & 1
+
+    def poll(self, now):
+        self._bits = self._read()
+        buttons = self.buttons
+        pressed = self._pressed
+        for i in range(len(buttons)):
+            if buttons[i].poll(now) is PRESS:
+                pressed |= 1 << i
+        if not pressed:
+            return None
+        i = 0
+        while not pressed >> i & 1:
+            i += 1
+        self._pressed = pressed & ~(1 << i)
+        return i
