@@ -56,7 +56,8 @@ Commands (a space is named as in boards/<game>.json: d1, SR1, 12, ...):
                 (w N+2: a half turn)
   pick STEP     press button 1 until STEP (in the game's notation) is shown, then hold it
   b NAME        press the board's own button NAME (Tiddlee Snuka: red ... black, foul_off,
-                foul_onto, foul_stuck, miss, safe; a foul kind, then the counter's colour)
+                foul_onto, foul_stuck, miss, safe; a foul kind, then the counter's colour);
+                b red+yellow presses yellow while red is held: down in the same flick
   fix           put the pieces and wheels where the game has them (as the lights ask)
   legal         every legal step now, and how to make it on the board
   wait MS       let MS milliseconds pass (Enter alone: half a second)
@@ -360,7 +361,7 @@ class Table:
             elif verb[0] == "w" and verb != "wait":
                 self.turn(text)
             elif verb in ("b", "button") and len(rest) == 1:
-                self.button(rest[0].lower())
+                self.button(rest[0].lower().split("+"))
             elif verb == "pick" and len(rest) == 1:
                 self.pick(self.game.parse(rest[0]))
             elif verb == "fix" and not rest:
@@ -454,13 +455,13 @@ class Table:
             self.rig.press(0)
         self.rig.hold(0)
 
-    def button(self, name):
-        """Press the board's own button ``name``."""
-        names = [wired for wired, _ in self.game.board.buttons]
-        if not self.ctl.ports.panel or name not in names:
-            raise ValueError("this board has %s" % ("the buttons " + ", ".join(names) if self.ctl.ports.panel
+    def button(self, names):
+        """Press the board's own buttons ``names``, each while the ones before are held."""
+        wired = [name for name, _ in self.game.board.buttons]
+        if not self.ctl.ports.panel or any(name not in wired for name in names):
+            raise ValueError("this board has %s" % ("the buttons " + ", ".join(wired) if self.ctl.ports.panel
                                                     else "no buttons of its own"))
-        self.rig.button(name)
+        self.rig.button(*names)
 
     def fix(self):
         """Put the board as the game has it: a piece wherever the game has

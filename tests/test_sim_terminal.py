@@ -186,6 +186,9 @@ def test_a_snuka_shot_is_told_with_the_boards_own_buttons():
     frame = t.frame()
     assert "foul: player 1 flips the pink onto another counter" in frame and "player 1 has -5" in frame
     assert t.command("b purple")[1].startswith("this board has the buttons red, yellow")
+    t.command("b pink")  # back on its spot; player 2 pots a red and knocks the yellow in with it
+    t.command("b red+yellow")
+    assert "player 2 pots the red: 1 point" in t.frame() and "legal: @Y" in t.frame()
 
 
 def test_a_computer_seat_plays_its_turn_on_the_board_and_the_record_replays(tmp_path):

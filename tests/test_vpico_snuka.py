@@ -37,7 +37,7 @@ def test_snuka_buttons_on_the_chain_pick_their_steps_on_the_pico(build_dir, tmp_
         keeper.begin(fresh_game("snuka"))
         rig = Rig(game, Bytes([0]), keeper=keeper)
         for name, hold in presses:
-            rig.button(name, hold)
+            rig.button(name, hold=hold)
         theirs = (tmp_path / "rig" / "game.jsonl").read_text().splitlines()
         assert ours == theirs
         assert [json.loads(line)["play"] for line in ours[1:]] == ["R", "G!off", "@G", "miss"]

@@ -29,7 +29,8 @@ awaited lights a suggested move (the hint).
 
 Tiddlee Snuka's own buttons on the 74HC165 chain (``panel``) pick the step
 they name at once (``Snuka.button``): a colour, a miss, a safety; a foul
-kind's button waits for the button of the counter that fouled. A button
+kind's button waits for the button of the counter that fouled; a colour
+pressed while another button is held went down in the same flick. A button
 that names nothing legal now changes nothing: what it names blinks red.
 """
 
@@ -386,7 +387,8 @@ class Controller:
             return
         board = self.game.board
         b = board.button_names.index(board.buttons[i][0])
-        step = None if self.game.phase == OVER else self.game.button(b, foul)
+        # pressed while another is held: down in the same flick as that one
+        step = None if self.game.phase == OVER else self.game.button(b, foul, panel.held(i))
         if step is None:
             self.refused = (add(now, FLASH_SHOW_MS), b)
         elif isinstance(step, int):

@@ -147,7 +147,7 @@ def ports(game, pins, config, wheels):
     from hal.beams import Beams
     from hal.buttons import Button, ChainButtons
     from hal.die import Chance
-    from hal.pixels import Pixels
+    from hal.pixels import DEFAULT_BUDGET_MA, Pixels
     from hal.sensors import SPI_HZ, Sensors, SpiShiftIn
     from hal.strip_micropython import Transmitter
     from hal.wheels import Wheels
@@ -180,7 +180,8 @@ def ports(game, pins, config, wheels):
                                          Pin(pins["wheel%d_b" % w], Pin.IN, Pin.PULL_UP))
                                 for w in range(1, wheels + 1)), wheels)
     transmit = Transmitter(pins["pixels"], 3 * board.pixels)
-    return Ports(Pixels(board.pixels, transmit), buttons, Chance(os.urandom), sensors, encoders, beams, panel)
+    pixels = Pixels(board.pixels, transmit, budget_ma=DEFAULT_BUDGET_MA - (beams.draw_ma if beams else 0))
+    return Ports(pixels, buttons, Chance(os.urandom), sensors, encoders, beams, panel)
 
 
 def _encoder(a, b):

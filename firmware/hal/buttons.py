@@ -140,3 +140,11 @@ class ChainButtons:
             i += 1
         self._pressed = pressed & ~(1 << i)
         return i
+
+    def held(self, i):
+        """Whether a button other than button ``i`` is down now."""
+        buttons = self.buttons
+        for j in range(len(buttons)):
+            if j != i and buttons[j].down:
+                return True
+        return False

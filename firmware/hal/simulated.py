@@ -12,7 +12,7 @@ from hal.beams import Beams
 from hal.buttons import Button, ChainButtons
 from hal.die import Chance
 from hal.pins import BEAMS
-from hal.pixels import Pixels
+from hal.pixels import DEFAULT_BUDGET_MA, Pixels
 from hal.sensors import Sensors
 from hal.wheels import POSITION, Wheels
 
@@ -145,11 +145,11 @@ class SimBoard:
         """The hal ports on these pins."""
         from app.controller import Ports
 
-        pixels = Pixels(self.board.pixels, self.transmit)
         buttons = tuple(Button(self._reader(i)) for i in range(len(self.levels)))
         sensors = Sensors(self._bits, self.board.sensors) if self.has_sensors else None
         wheels = Wheels(self._codes, self.wheel_count) if self.wheel_count else None
         beams = Beams(self.beam_pins) if self.beam_pins else None
+        pixels = Pixels(self.board.pixels, self.transmit, budget_ma=DEFAULT_BUDGET_MA - (beams.draw_ma if beams else 0))
         panel = ChainButtons(self._bits, tuple(n for _, n in self.board.buttons)) if self.has_panel else None
         return Ports(pixels, buttons, Chance(urandom), sensors, wheels, beams, panel)
 
@@ -238,16 +238,19 @@ class Rig:
         self.sim.beam(self.space(pocket))
         self.run(wait)
 
-    def button(self, name, hold=60):
-        """Press the board's button ``name`` (as its board file names it) and let it go."""
-        for wired, n in self.game.board.buttons:
-            if wired == name:
-                self.sim.set_input(n, 0)
-                self.run(hold)
-                self.sim.set_input(n, 1)
-                self.run(40)
-                return
-        raise ValueError("board %r has no button %r" % (self.game.board.name, name))
+    def button(self, *names, hold=60):
+        """Press the board's buttons ``names`` (as its board file names them),
+        each while the ones before it are still held, then let them all go."""
+        wired = dict(self.game.board.buttons)
+        for name in names:
+            if name not in wired:
+                raise ValueError("board %r has no button %r" % (self.game.board.name, name))
+        for name in names:
+            self.sim.set_input(wired[name], 0)
+            self.run(hold)
+        for name in names:
+            self.sim.set_input(wired[name], 1)
+        self.run(40)
 
     def turn(self, w, quarters, wait=800):
         self.sim.turn(w, quarters)

@@ -144,17 +144,20 @@ class Snuka(Game):
                 return c
         return -1
 
-    def button(self, b, foul=-1):
+    def button(self, b, foul=-1, flick=False):
         """What the board's button ``b`` (an index of ``BUTTONS``) picks now,
-        after a foul kind's button named kind ``foul`` (-1: none): a legal
-        step; for a foul kind's button the kind (an int), which the next
-        counter's button completes; None when it names nothing legal now.
-        A colour's button alone names the first legal step of its counter:
-        put back, nominated, potted, or else down in the same flick."""
+        after a foul kind's button named kind ``foul`` (-1: none), pressed
+        while another button is held (``flick``) or alone: a legal step; for
+        a foul kind's button the kind (an int), which the next counter's
+        button completes; None when it names nothing legal now. A colour's
+        button pressed with another held says its counter went down in the
+        same flick; alone it names the first legal step of its counter: put
+        back, nominated, potted, or else (no shot can be judged while a
+        counter waits to be put back) down in the same flick."""
         legal = self.legal()
         if b < FOUL_BUTTON:
-            if foul >= 0:
-                step = _SHOTS[b][1 + foul]
+            if foul >= 0 or flick:
+                step = _SHOTS[b][1 + foul] if foul >= 0 else _ALSO[b]
                 return step if step in legal else None
             for step in legal:
                 if step[0] in _BY_COUNTER and step[1] == b:

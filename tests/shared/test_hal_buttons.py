@@ -241,6 +241,19 @@ def test_two_chain_buttons_pressed_together_are_both_reported_lowest_first():
     assert got == [(100, 0), (101, 2)]
 
 
+def test_a_chain_button_pressed_while_another_is_held_knows_it():
+    chain = Chain(5)
+    panel = ChainButtons(chain, (27, 33))
+    got = []
+    for t, n, level in ((0, 27, 1), (100, 27, 0), (300, 33, 0), (400, 33, 1), (400, 27, 1), (600, 33, 0)):
+        chain.set(n, level)
+        i = panel.poll(t)
+        if i is not None:
+            got.append((i, panel.held(i)))
+        panel.poll(t + 50)
+    assert got == [(0, False), (1, True), (1, False)]
+
+
 def test_polling_chain_buttons_allocates_nothing_on_micropython():
     if sys.implementation.name != "micropython":
         return
