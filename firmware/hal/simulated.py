@@ -4,8 +4,8 @@
 (the die buttons, the 74HC165 chain's bits, the wheel encoder codes, the
 pocket beams' pins) and catches the pixel wire bytes; ``ports()`` builds the
 same hal objects the Pico uses (``Button``, ``Sensors``, ``Wheels``,
-``Beams``, ``ChainButtons``, ``Pixels``) on top of them, so everything above the pins runs
-unchanged. It does not go onto the Pico.
+``Beams``, ``ChainButtons``, ``Pixels``) on top of them, so everything
+above the pins runs unchanged. It does not go onto the Pico.
 """
 
 from hal.beams import Beams
@@ -149,7 +149,8 @@ class SimBoard:
         sensors = Sensors(self._bits, self.board.sensors) if self.has_sensors else None
         wheels = Wheels(self._codes, self.wheel_count) if self.wheel_count else None
         beams = Beams(self.beam_pins) if self.beam_pins else None
-        pixels = Pixels(self.board.pixels, self.transmit, budget_ma=DEFAULT_BUDGET_MA - (beams.draw_ma if beams else 0))
+        budget = DEFAULT_BUDGET_MA - (beams.draw_ma if beams else 0)  # the beams draw from the same 5 V
+        pixels = Pixels(self.board.pixels, self.transmit, budget_ma=budget)
         panel = ChainButtons(self._bits, tuple(n for _, n in self.board.buttons)) if self.has_panel else None
         return Ports(pixels, buttons, Chance(urandom), sensors, wheels, beams, panel)
 
