@@ -55,6 +55,9 @@ Commands (a space is named as in boards/<game>.json: d1, SR1, 12, ...):
   w N+, w N-    turn Detour wheel N (1-4) a quarter turn clockwise / anticlockwise
                 (w N+2: a half turn)
   pick STEP     press button 1 until STEP (in the game's notation) is shown, then hold it
+  b NAME        press the board's own button NAME (Tiddlee Snuka: red ... black, foul_off,
+                foul_onto, foul_stuck, miss, safe; a foul kind, then the counter's colour);
+                b red+yellow presses yellow while red is held: down in the same flick
   fix           put the pieces and wheels where the game has them (as the lights ask)
   legal         every legal step now, and how to make it on the board
   wait MS       let MS milliseconds pass (Enter alone: half a second)
@@ -357,6 +360,8 @@ class Table:
                 self.move(self.space(rest[0]), self.space(rest[1]))
             elif verb[0] == "w" and verb != "wait":
                 self.turn(text)
+            elif verb in ("b", "button") and len(rest) == 1:
+                self.button(rest[0].lower().split("+"))
             elif verb == "pick" and len(rest) == 1:
                 self.pick(self.game.parse(rest[0]))
             elif verb == "fix" and not rest:
@@ -449,6 +454,14 @@ class Table:
                 break
             self.rig.press(0)
         self.rig.hold(0)
+
+    def button(self, names):
+        """Press the board's own buttons ``names``, each while the ones before are held."""
+        wired = [name for name, _ in self.game.board.buttons]
+        if not self.ctl.ports.panel or any(name not in wired for name in names):
+            raise ValueError("this board has %s" % ("the buttons " + ", ".join(wired) if self.ctl.ports.panel
+                                                    else "no buttons of its own"))
+        self.rig.button(*names)
 
     def fix(self):
         """Put the board as the game has it: a piece wherever the game has
@@ -599,8 +612,12 @@ class Table:
         if ctl.choice:
             return "%s: the board cannot tell which piece that was: button 1 shows %s; r1 shows the next, " \
                 "h1 takes it (or pick STEP)." % (who, shown)
+        if ctl.foul >= 0:
+            return "%s: a foul is named: press the button of the counter that fouled (b red ... b black)." % who
         if ctl.offered is not None:
-            return "%s: button 1 shows %s; r1 shows the next, h1 takes it (or pick STEP)." % (who, shown)
+            panel = "; or say what happened with the board's buttons (b red, b foul_off then b green, b miss)" \
+                if ctl.ports.panel else ""
+            return "%s: button 1 shows %s; r1 shows the next, h1 takes it (or pick STEP)%s." % (who, shown, panel)
         if self.disagreement():
             return "%s: first put the board as the game has it (see below; fix does it)." % who
         if game.is_chance():

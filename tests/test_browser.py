@@ -102,6 +102,14 @@ def press(page, button, hold_ms=0):
     page.mouse.up()
 
 
+def panel(page, name, hold_ms=80):
+    """Press the board's own button ``name`` (Tiddlee Snuka)."""
+    page.locator('[data-panel="%s"]' % name).hover()
+    page.mouse.down()
+    page.wait_for_timeout(hold_ms)
+    page.mouse.up()
+
+
 def assert_shows_the_firmware_frame(page, session, resume=True):
     """Freeze the clock, then every pixel drawn on the page has the colour the
     pixel port last sent, through host.screen as every simulator shows it."""
@@ -201,6 +209,11 @@ def test_snuka_is_played_with_the_buttons(page):
         press(page, 0, 900)  # a long press confirms: a red potted
         steps(page, 1)
         shows(page, "#players-list", "1 points")
+        assert page.locator("[data-panel]").count() == 12
+        panel(page, "black")  # the board's own button: the black potted
+        steps(page, 2)
+        shows(page, "#players-list", "8 points")
+        assert session.keeper.steps == 2 and "K" in page.inner_text("#record")
         assert_shows_the_firmware_frame(page, session)
 
 

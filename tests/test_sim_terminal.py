@@ -120,7 +120,8 @@ def test_bad_input_says_why_and_changes_nothing():
 
 def test_help_lists_every_command():
     text = play(["--game", "detour", "--plain"], ["help", "q"]).split("\n> help\n")[1]
-    for command in ("r1", "h2", "lift S", "put S", "m A B", "w N+", "wait MS", "new", "pick STEP", "fix", "legal"):
+    for command in ("r1", "h2", "lift S", "put S", "m A B", "w N+", "wait MS", "new", "pick STEP", "b NAME", "fix",
+                    "legal"):
         assert re.search(r"^  .*\b%s\b" % re.escape(command), text, re.MULTILINE), command
 
 
@@ -172,6 +173,22 @@ def test_a_snuka_shot_is_told_with_the_buttons():
     assert "player 1 pots the red: 1 point" in frame and "  player 1:    1  <- to shoot" in frame
     t.command("pick K")
     assert "player 1 pots the black: 7 points" in t.frame()
+
+
+def test_a_snuka_shot_is_told_with_the_boards_own_buttons():
+    t = table("snuka")
+    assert "b red, b foul_off then b green" in t.frame()
+    assert t.command("b red") == (True, "")
+    assert "player 1 pots the red: 1 point" in t.frame()
+    t.command("b foul_onto")
+    assert "a foul is named: press the button of the counter that fouled" in t.frame()
+    t.command("b pink")
+    frame = t.frame()
+    assert "foul: player 1 flips the pink onto another counter" in frame and "player 1 has -5" in frame
+    assert t.command("b purple")[1].startswith("this board has the buttons red, yellow")
+    t.command("b pink")  # back on its spot; player 2 pots a red and knocks the yellow in with it
+    t.command("b red+yellow")
+    assert "player 2 pots the red: 1 point" in t.frame() and "legal: @Y" in t.frame()
 
 
 def test_a_computer_seat_plays_its_turn_on_the_board_and_the_record_replays(tmp_path):

@@ -7,7 +7,7 @@ Steady light is information, blinking asks for something:
     chosen / confirmed      white, quick flashes
     suggested move (hint)   white, slow blink
     put a piece here        amber, blinking
-    wrong (not here, not this wheel)   red, fast blink
+    wrong (not here, not this wheel, not now)   red, fast blink
 Player red is never blinking, so red fast blink always means "wrong".
 """
 

@@ -26,6 +26,12 @@ dropping through a pocket's beam brings the pots to the front of them). A
 long press on button 2 offers a new game: a second long press confirms it, a
 click keeps the game. A long press on button 1 while a piece decision is
 awaited lights a suggested move (the hint).
+
+Tiddlee Snuka's own buttons on the 74HC165 chain (``panel``) pick the step
+they name at once (``Snuka.button``): a colour, a miss, a safety; a foul
+kind's button waits for the button of the counter that fouled; a colour
+pressed while another button is held went down in the same flick. A button
+that names nothing legal now changes nothing: what it names blinks red.
 """
 
 from app import colours as C
@@ -57,16 +63,19 @@ class Ports:
     """The hardware the controller drives: ``pixels`` (hal.pixels.Pixels),
     ``buttons`` (one or two hal.buttons.Button: die rollers 1 and 2),
     ``chance`` (hal.die.Chance), and where the board has them ``sensors``
-    (hal.sensors.Sensors; None for button mode), ``wheels`` (hal.wheels.Wheels)
-    and a flicking game's pocket ``beams`` (hal.beams.Beams)."""
+    (hal.sensors.Sensors; None for button mode), ``wheels`` (hal.wheels.Wheels),
+    a flicking game's pocket ``beams`` (hal.beams.Beams) and its buttons on the
+    sensor chain, ``panel`` (hal.buttons.ChainButtons; button i is the board
+    file's ``buttons[i]``)."""
 
-    def __init__(self, pixels, buttons, chance, sensors=None, wheels=None, beams=None):
+    def __init__(self, pixels, buttons, chance, sensors=None, wheels=None, beams=None, panel=None):
         self.pixels = pixels
         self.buttons = buttons
         self.chance = chance
         self.sensors = sensors
         self.wheels = wheels
         self.beams = beams
+        self.panel = panel
 
 
 class Controller:
@@ -84,7 +93,7 @@ class Controller:
         self._view = None
         self._later = False  # draw on the next pass, not this one
         self._unsaved = []  # record lines of steps played but not yet saved
-        self._polls = (self._poll_buttons, self._poll_sensors, self._poll_wheels, self._poll_beams)
+        self._polls = (self._poll_buttons, self._poll_sensors, self._poll_wheels, self._poll_beams, self._poll_panel)
         self.version = 0  # counts the refreshes: what paint keeps of the game is good for one
         extras = game.board.extras
         rollers = tuple(extras[k] for k in ("die1", "die2") if k in extras)
@@ -119,6 +128,9 @@ class Controller:
         self.hint = None  # (from, to) of the suggested move
         self.wheel_moved = None  # when a wheel last moved, None when quiet
         self.offered = None  # the decisions the picker offers in button mode
+        self.foul = -1  # the foul kind a panel button named, until a counter's button completes it
+        self.foul_at = 0  # when it was named
+        self.refused = None  # (until, button): a panel button that named nothing legal, blinking red
         self._next = None  # a chance step thrown, played once the frame that shows it is sent
         self._refresh()
 
@@ -357,6 +369,35 @@ class Controller:
         for d, f, t in self.moves:
             if d == decision:
                 self.hint = (f, t)
+
+    # -- the board's own buttons (Tiddlee Snuka) --------------------------------------
+
+    def _poll_panel(self, now):
+        panel = self.ports.panel
+        if panel is None:
+            return
+        i = panel.poll(now)
+        foul = self.foul
+        if foul >= 0 and (i is not None or diff(now, self.foul_at) > PROMPT_MS):
+            self.foul = -1  # used by this press, or lapsed
+            self._changed()
+        if i is None:
+            return
+        self._changed()
+        if self.prompt >= 0:
+            self.prompt = -1  # any button keeps the game
+            return
+        board = self.game.board
+        b = board.button_names.index(board.buttons[i][0])
+        # pressed while another is held: down in the same flick as that one
+        step = None if self.game.phase == OVER else self.game.button(b, foul, panel.held(i))
+        if step is None:
+            self.refused = (add(now, FLASH_SHOW_MS), b)
+        elif isinstance(step, int):
+            self.foul = step
+            self.foul_at = now
+        else:
+            self.play(step)
 
     # -- piece sensors -------------------------------------------------------------
 

@@ -356,8 +356,21 @@ def _snuka(ctl, canvas, f, now):
             _put(f, 3 * bar[0], colour, level >> 2)
         if score < 0 and C.blink(now, C.BLINK_FAST_MS):
             _put(f, 3 * bar[0], C.RED)
+    refused = ctl.refused
+    if refused is not None and diff(refused[0], now) > 0 and C.blink(now, C.BLINK_FAST_MS):
+        # a panel button that names nothing legal now: what it names blinks red
+        b = refused[1]
+        for s in board.spots[b] if b < len(board.spots) else board.pockets:
+            _put(f, at[s], C.RED)
+    if not C.blink(now, C.FLASH_MS * 2):
+        return
+    if ctl.foul >= 0:  # a foul kind named: which counter? every one in play flashes
+        for c in range(len(board.spots)):
+            if game.in_play(c):
+                _put(f, at[board.spots[c][0]], C.WHITE)
+        return
     picked = ctl.picked
-    if picked is None or not C.blink(now, C.FLASH_MS * 2):
+    if picked is None:
         return
     decision = picked[1]
     if len(decision) > 1:

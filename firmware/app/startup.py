@@ -7,7 +7,8 @@
 
 ("input": "sensors" reads the pieces through the 74HC165 chain, or on a
 flicking game's board (Tiddlee Snuka) the pocket beams; "buttons" plays
-without them; "led_ma" is the pixels' current budget, hardware/power.md;
+without them; "led_ma" is the LEDs' current budget, hardware/power.md: the
+pixels', less what the pocket beams' IR emitters draw where they are read;
 a field left out takes the value shown, but the board), then the board file
 ``/boards/<board>.json`` and the pin map, builds the hal ports on the
 Pico's pins and resumes the saved game (or starts a new one). A
@@ -133,10 +134,20 @@ def new_game(config, root="/"):
     except ValueError as err:  # the players or options do not suit the game (the rules say "option 'x'")
         raise ConfigError("config.json: field %r: %s" % ("options" if "option" in str(err) else "players", err))
     low, high = budget_range(game.board.pixels)
-    if not low <= config["led_ma"] <= high:
-        raise ConfigError("config.json: field 'led_ma' is %d; the %d pixels of board %r take %d to %d mA "
-                          "(hardware/power.md)" % (config["led_ma"], game.board.pixels, config["board"], low, high))
+    beams = _beams_ma(game, config)
+    if not low + beams <= config["led_ma"] <= high:
+        raise ConfigError("config.json: field 'led_ma' is %d; the %d pixels of board %r%s take %d to %d mA "
+                          "(hardware/power.md)" % (config["led_ma"], game.board.pixels, config["board"],
+                                                   " and its pocket beams (%d mA)" % beams if beams else "",
+                                                   low + beams, high))
     return game
+
+
+def _beams_ma(game, config):
+    """What the pocket beams draw of the LEDs' budget, if they are read."""
+    from hal.beams import BEAM_MA
+
+    return BEAM_MA * len(BEAMS) if config["input"] == "sensors" and game.occupancy() is None else 0
 
 
 def wheel_count(game, pins, name):
@@ -159,7 +170,7 @@ def ports(game, pins, config, wheels):
 
     from app.controller import Ports
     from hal.beams import Beams
-    from hal.buttons import Button
+    from hal.buttons import Button, ChainButtons
     from hal.die import Chance
     from hal.pixels import Pixels
     from hal.sensors import SPI_HZ, Sensors, SpiShiftIn
@@ -170,23 +181,32 @@ def ports(game, pins, config, wheels):
     buttons = tuple(Button(Pin(pins[role], Pin.IN, Pin.PULL_UP)) for role in ("die1", "die2"))
     sensors = None
     beams = None
-    if config["input"] == "sensors" and game.occupancy() is None:
-        # a flicking game tracks no pieces: a counter dropping into a pocket breaks
-        # its beam for a few ms, too short for the loop, so an interrupt latches it
-        beams = Beams(tuple(Pin(pins[role], Pin.IN, Pin.PULL_UP) for role in BEAMS))
-    elif config["input"] == "sensors":
+    panel = None
+    flicking = game.occupancy() is None
+    # the chain: the piece sensors, or on a flicking game's board the buttons its
+    # file wires there (with no chain in the pin map, button 1 picks every step)
+    chain = None
+    if config["input"] == "sensors" and (not flicking or board.buttons and all(r in pins for r in SENSOR_ROLES)):
         latch = Pin(pins["sensor_latch"], Pin.OUT, value=1)
         spi = SoftSPI(baudrate=SPI_HZ, polarity=1, phase=0, sck=Pin(pins["sensor_clock"], Pin.OUT),
                       mosi=latch, miso=Pin(pins["sensor_data"], Pin.IN))
         chain = SpiShiftIn(latch, spi, (board.sensors + 7) // 8)
+    if config["input"] == "sensors" and flicking:
+        # a flicking game tracks no pieces: a counter dropping into a pocket breaks
+        # its beam for a few ms, too short for the loop, so an interrupt latches it
+        beams = Beams(tuple(Pin(pins[role], Pin.IN, Pin.PULL_UP) for role in BEAMS))
+        if chain:
+            panel = ChainButtons(chain.read, tuple(n for _, n in board.buttons))
+    elif chain:
         sensors = Sensors(chain.read, board.sensors)
     encoders = None
     if wheels:
         encoders = Wheels(tuple(_encoder(Pin(pins["wheel%d_a" % w], Pin.IN, Pin.PULL_UP),
                                          Pin(pins["wheel%d_b" % w], Pin.IN, Pin.PULL_UP))
                                 for w in range(1, wheels + 1)), wheels)
-    pixels = Pixels(board.pixels, Transmitter(pins["pixels"], 3 * board.pixels), budget_ma=config["led_ma"])
-    return Ports(pixels, buttons, Chance(os.urandom), sensors, encoders, beams)
+    transmit = Transmitter(pins["pixels"], 3 * board.pixels)
+    pixels = Pixels(board.pixels, transmit, budget_ma=config["led_ma"] - _beams_ma(game, config))
+    return Ports(pixels, buttons, Chance(os.urandom), sensors, encoders, beams, panel)
 
 
 def _encoder(a, b):

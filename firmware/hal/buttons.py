@@ -98,8 +98,70 @@ class Button:
             return LONG
         return None
 
+    def resting(self):
+        """Up and armed: until its level changes, a poll changes nothing."""
+        return self._armed and not self.down
+
     def _press(self, at):
         self.down = True
         self._pressed_at = at
         self._long_sent = False
         return PRESS
+
+
+class ChainButtons:
+    """Buttons on the 74HC165 chain (``hal.sensors``), each a switch from its
+    input to GND with a pull-up, so pressed reads 0. ``read()`` returns the
+    chain's bytes (``SpiShiftIn.read``: input n is bit n % 8 of byte n // 8);
+    button ``i`` is chain input ``inputs[i]`` and a ``Button`` of its own,
+    debounced as the die buttons are. ``poll(now)`` reads the chain once and
+    returns ``None`` or the index of one button pressed: a press is reported
+    once however long it is held, and two pressed between two polls are
+    both reported, the lower index first. Nothing is allocated. While every
+    button rests, a poll that reads the same bytes again ends there (a
+    comparison in C): most polls, where twelve buttons' polls would each cost
+    the Pico tens of microseconds."""
+
+    def __init__(self, read, inputs):
+        self._read = read
+        self._bits = b""  # the chain's bytes, read at each poll
+        self._last = bytearray()  # and as the buttons last saw them
+        self._resting = False  # every button up and armed then
+        self.buttons = tuple(Button(self._level(n)) for n in inputs)
+        self._pressed = 0  # bit i: button i pressed and not reported yet
+
+    def _level(self, n):
+        """The reader of chain input ``n`` in the bytes read last, made once."""
+        byte, bit = n >> 3, n & 7
+        return lambda: self._bits[byte] >> bit & 1
+
+    def poll(self, now):
+        bits = self._bits = self._read()
+        if self._resting and bits == self._last:
+            return None
+        if len(self._last) != len(bits):
+            self._last = bytearray(len(bits))
+        self._last[:] = bits
+        buttons = self.buttons
+        pressed = self._pressed
+        resting = True
+        for i in range(len(buttons)):
+            if buttons[i].poll(now) is PRESS:
+                pressed |= 1 << i
+            resting = resting and buttons[i].resting()
+        self._resting = resting and not pressed
+        if not pressed:
+            return None
+        i = 0
+        while not pressed >> i & 1:
+            i += 1
+        self._pressed = pressed & ~(1 << i)
+        return i
+
+    def held(self, i):
+        """Whether a button other than button ``i`` is down now."""
+        buttons = self.buttons
+        for j in range(len(buttons)):
+            if j != i and buttons[j].down:
+                return True
+        return False

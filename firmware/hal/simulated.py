@@ -1,18 +1,18 @@
 """A simulated board at the pin level, for the simulators and the tests.
 
 ``SimBoard(board)`` holds the levels a real board would present to the Pico
-(the die buttons, the 74HC165 sensor bits, the wheel encoder codes, the
+(the die buttons, the 74HC165 chain's bits, the wheel encoder codes, the
 pocket beams' pins) and catches the pixel wire bytes; ``ports()`` builds the
 same hal objects the Pico uses (``Button``, ``Sensors``, ``Wheels``,
-``Beams``, ``Pixels``) on top of them, so everything above the pins runs
-unchanged. It does not go onto the Pico.
+``Beams``, ``ChainButtons``, ``Pixels``) on top of them, so everything
+above the pins runs unchanged. It does not go onto the Pico.
 """
 
 from hal.beams import Beams
-from hal.buttons import Button
+from hal.buttons import Button, ChainButtons
 from hal.die import Chance
 from hal.pins import BEAMS
-from hal.pixels import Pixels
+from hal.pixels import DEFAULT_BUDGET_MA, Pixels
 from hal.sensors import Sensors
 from hal.wheels import POSITION, Wheels
 
@@ -60,8 +60,9 @@ class BeamPin:
 
 
 class SimBoard:
-    def __init__(self, board, wheels=0, sensors=True, buttons=2, beams=0):
+    def __init__(self, board, wheels=0, sensors=True, buttons=2, beams=0, panel=False):
         self.board = board
+        self.has_panel = panel  # the board file's buttons on the chain are read
         self.levels = [1] * buttons  # active low: 1 is up
         self.bits = bytearray([0xFF] * ((board.sensors + 7) // 8))
         self.has_sensors = sensors
@@ -80,14 +81,19 @@ class SimBoard:
     def release(self, i):
         self.levels[i] = 1
 
+    def set_input(self, n, level):
+        """Chain input ``n`` reads ``level``: a board button pressed reads 0."""
+        if level:
+            self.bits[n >> 3] |= 1 << (n & 7)
+        else:
+            self.bits[n >> 3] &= ~(1 << (n & 7)) & 0xFF
+
     def put(self, space):
         """A piece stands on ``space`` (a space index) from now on."""
-        n = self.board.sensor_of[space]
-        self.bits[n >> 3] &= ~(1 << (n & 7)) & 0xFF
+        self.set_input(self.board.sensor_of[space], 0)
 
     def lift(self, space):
-        n = self.board.sensor_of[space]
-        self.bits[n >> 3] |= 1 << (n & 7)
+        self.set_input(self.board.sensor_of[space], 1)
 
     def occupied(self, space):
         n = self.board.sensor_of[space]
@@ -139,12 +145,14 @@ class SimBoard:
         """The hal ports on these pins."""
         from app.controller import Ports
 
-        pixels = Pixels(self.board.pixels, self.transmit)
         buttons = tuple(Button(self._reader(i)) for i in range(len(self.levels)))
         sensors = Sensors(self._bits, self.board.sensors) if self.has_sensors else None
         wheels = Wheels(self._codes, self.wheel_count) if self.wheel_count else None
         beams = Beams(self.beam_pins) if self.beam_pins else None
-        return Ports(pixels, buttons, Chance(urandom), sensors, wheels, beams)
+        budget = DEFAULT_BUDGET_MA - (beams.draw_ma if beams else 0)  # the beams draw from the same 5 V
+        pixels = Pixels(self.board.pixels, self.transmit, budget_ma=budget)
+        panel = ChainButtons(self._bits, tuple(n for _, n in self.board.buttons)) if self.has_panel else None
+        return Ports(pixels, buttons, Chance(urandom), sensors, wheels, beams, panel)
 
     def _reader(self, i):
         levels = self.levels
@@ -158,7 +166,8 @@ class Rig:
     The board starts as the rules say it stands (every piece on its space,
     every wheel in place), so the first frame shows a board at rest. A
     flicking game (no pieces tracked) has pocket beams instead of piece
-    sensors, as on the Pico; ``sensors=False`` is button mode, with neither."""
+    sensors, and the buttons its board file wires on the chain, as on the
+    Pico; ``sensors=False`` is button mode, with none of them."""
 
     STEP_MS = 5  # the Pico's loop runs about this often
 
@@ -168,7 +177,8 @@ class Rig:
         wheels = len(game.wheels) if game.name == "detour" else 0
         flicking = game.occupancy() is None
         beams = len(BEAMS) if sensors and flicking else 0  # every beam role, as the Pico reads them
-        self.sim = SimBoard(game.board, wheels, sensors and not flicking, buttons, beams)
+        panel = bool(sensors and flicking and game.board.buttons)
+        self.sim = SimBoard(game.board, wheels, sensors and not flicking, buttons, beams, panel)
         self.now = 1000
         for w in range(wheels):
             self.sim.set_wheel(w, game.wheels[w])
@@ -228,6 +238,20 @@ class Rig:
         """A counter drops into the pocket ``pocket`` (its id)."""
         self.sim.beam(self.space(pocket))
         self.run(wait)
+
+    def button(self, *names, hold=60):
+        """Press the board's buttons ``names`` (as its board file names them),
+        each while the ones before it are still held, then let them all go."""
+        wired = dict(self.game.board.buttons)
+        for name in names:
+            if name not in wired:
+                raise ValueError("board %r has no button %r" % (self.game.board.name, name))
+        for name in names:
+            self.sim.set_input(wired[name], 0)
+            self.run(hold)
+        for name in names:
+            self.sim.set_input(wired[name], 1)
+        self.run(40)
 
     def turn(self, w, quarters, wait=800):
         self.sim.turn(w, quarters)

@@ -3,6 +3,8 @@
 Every board file has a game, a grid size, the total pixel and sensor counts,
 named groups of extra pixels (die faces, sticks, ...) and a list of spaces,
 each with an id, a kind, grid coordinates, a NeoPixel index and a sensor index.
+``sensors`` counts the inputs of the 74HC165 chain; a game with buttons of
+its own on the chain (Tiddlee Snuka) may give each its input in ``buttons``.
 What a game needs beyond that it checks itself; the die rollers it names.
 
 The counts stay within what the Pico holds and drives: at most 256 pixels
@@ -92,7 +94,7 @@ class Names:
 class Board:
     """Flat, read-only tables of one board; space ``i`` is index ``i`` in each."""
 
-    def __init__(self, data, game, kinds, dice=0):
+    def __init__(self, data, game, kinds, dice=0, buttons=()):
         if not isinstance(data, dict):
             raise BoardError("board: the file must hold a JSON object")
         if _need(data, "game", str, "board") != game:
@@ -156,6 +158,17 @@ class Board:
         for n in range(1, dice + 1):
             if len(self.extras.get("die%d" % n, ())) != FACE:
                 raise BoardError("extras 'die%d': the game's die roller %d needs a face of %d pixels" % (n, n, FACE))
+        self.button_names = buttons  # the game's buttons, by which it knows them
+        # (name, chain input) of every button the file wires, in the order of ``buttons``
+        self.buttons = ()
+        if "buttons" in data:
+            wired = _need(data, "buttons", dict, "board")
+            for name in wired:
+                if name not in buttons:
+                    raise BoardError("buttons %r: not a button of %s (known: %s)"
+                                     % (name, game, ", ".join(buttons) or "none"))
+            self.buttons = tuple((name, _claim(wired[name], "input", self.sensors, used_sensors, "buttons %r" % name))
+                                 for name in buttons if name in wired)
 
     def space(self, sid, where=None):
         """Index of the space named ``sid``; ``where`` names the field giving it."""

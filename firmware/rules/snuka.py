@@ -18,6 +18,9 @@ Steps (tuples) and their notation:
   safe       ("safe",)           "safe"     a deliberate safety shot
   nominate   ("nominate", c)     "=Y"       the colour chosen after a red (option)
   respotted  ("respotted", c)    "@Y"       the counter is back on its spot (option)
+
+The board's buttons (``BUTTONS``, wired in the board file's ``buttons``) name
+steps directly: ``button(b, foul)`` says what button ``b`` picks now.
 """
 
 from rules.board import Board
@@ -41,6 +44,11 @@ _SHOTS = tuple((("pot", c),) + tuple(("foul", c, k) for k in range(3)) for c in 
 _NOMINATE = tuple(("nominate", c) for c in range(7))
 _RESPOTTED = tuple(("respotted", c) for c in range(7))
 _PREFIX = {"+": "also", "=": "nominate", "@": "respotted"}
+# the board's buttons: a colour's button names its counter, a foul kind's the foul
+# of the counter whose button follows it, then the miss and the safety
+BUTTONS = COLOURS + tuple("foul_" + kind for kind in FOULS) + ("miss", "safe")
+FOUL_BUTTON = len(COLOURS)  # the first foul kind's button
+_BY_COUNTER = ("respotted", "nominate", "pot", "also")  # what a colour's button alone may name
 
 DEFAULTS = {
     "first_player": 1,  # who shoots first, counting from 1
@@ -55,7 +63,7 @@ class SnukaBoard(Board):
     """The cloth: pockets, one spot per colour, the red spots, a score bar per player."""
 
     def __init__(self, data):
-        super().__init__(data, "snuka", KINDS)
+        super().__init__(data, "snuka", KINDS, buttons=BUTTONS)
         self.pockets = tuple(s for s in range(len(self.ids)) if self.kinds[s] == "pocket")
         if not self.pockets:
             raise BoardError("board: needs at least one pocket")
@@ -135,6 +143,34 @@ class Snuka(Game):
             if self.colours[c] == UP:
                 return c
         return -1
+
+    def button(self, b, foul=-1, flick=False):
+        """What the board's button ``b`` (an index of ``BUTTONS``) picks now,
+        after a foul kind's button named kind ``foul`` (-1: none), pressed
+        while another button is held (``flick``) or alone: a legal step; for
+        a foul kind's button the kind (an int), which the next counter's
+        button completes; None when it names nothing legal now. A colour's
+        button pressed with another held says its counter went down in the
+        same flick; alone it names the first legal step of its counter: put
+        back, nominated, potted, or else (no shot can be judged while a
+        counter waits to be put back) down in the same flick."""
+        legal = self.legal()
+        if b < FOUL_BUTTON:
+            if foul >= 0 or flick:
+                step = _SHOTS[b][1 + foul] if foul >= 0 else _ALSO[b]
+                return step if step in legal else None
+            for step in legal:
+                if step[0] in _BY_COUNTER and step[1] == b:
+                    return step
+            return None
+        if b < FOUL_BUTTON + len(FOULS):
+            kind = b - FOUL_BUTTON
+            for step in legal:
+                if step[0] == "foul" and step[2] == kind:
+                    return kind
+            return None
+        step = MISS if BUTTONS[b] == "miss" else SAFE
+        return step if step in legal else None
 
     # -- the protocol hooks ------------------------------------------------
 

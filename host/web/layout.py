@@ -98,7 +98,9 @@ def _track_links(board, data):
 
 def board_layout(game):
     """The board as the page draws it: spaces with their pixel, the lines of
-    the path, the Detour wheels, the extra pixels, the players' colours."""
+    the path, the Detour wheels, the extra pixels, the board's own buttons
+    (Tiddlee Snuka's, in the order the page sends them back), the players'
+    colours."""
     board = game.board
     data = read_board(board.name)
     spaces = []
@@ -112,7 +114,8 @@ def board_layout(game):
         links = _track_links(board, data)
     return {"game": game.name, "title": data.get("title", board.name), "width": board.width,
             "height": board.height, "unit": _unit(board), "spaces": spaces, "links": links, "wheels": wheels,
-            "extras": board.extras, "pixels": board.pixels, "players": game.players,
+            "extras": board.extras, "buttons": [name for name, _ in board.buttons], "pixels": board.pixels,
+            "players": game.players,
             "palette": [hex_colour(c) for c in C.PLAYERS], "lion": hex_colour(C.LION)}
 
 

@@ -106,7 +106,8 @@ class Session:
             self.keeper.steps = len(steps)
         self.rig = Rig(game, self.urandom, keeper=self.keeper, log=self._note)
         self.hand = []  # pieces in the players' hands: [piece, space it came from]
-        self.down = [None] * len(self.rig.sim.levels)  # when each button went down
+        self.down = [None] * len(self.rig.sim.levels)  # when each die button went down
+        self.panel_down = [None] * len(game.board.buttons)  # when each of the board's own buttons did
         self.later = []  # (sim time, action): button releases, the second half of a swap
         self.plans = {}
         self.carrying = None
@@ -270,18 +271,29 @@ class Session:
                 self.phys[cells[k]] = moved[k]
         self.rig.sim.turn(w, quarters)
 
-    def button(self, i, down):
-        """A die button goes down or up; a press lasts at least a click."""
+    def button(self, i, down, panel=False):
+        """A die button (``panel``: the board's own button ``i``) goes down or
+        up; a press lasts at least a click."""
+        since = self.panel_down if panel else self.down
         if down:
-            if self.down[i] is None:
-                self.down[i] = self.rig.now
-                self.rig.sim.press(i)
-        elif self.down[i] is not None:
-            self._later(max(0, self.down[i] + CLICK_MS - self.rig.now), lambda: self._release(i))
+            if since[i] is None:
+                since[i] = self.rig.now
+                self._level(i, panel, 0)
+        elif since[i] is not None:
+            self._later(max(0, since[i] + CLICK_MS - self.rig.now), lambda: self._release(i, panel))
 
-    def _release(self, i):
-        self.down[i] = None
-        self.rig.sim.release(i)
+    def _release(self, i, panel=False):
+        (self.panel_down if panel else self.down)[i] = None
+        self._level(i, panel, 1)
+
+    def _level(self, i, panel, level):
+        """Button ``i``'s line: 0 pressed, 1 let go."""
+        if panel:
+            self.rig.sim.set_input(self._game.board.buttons[i][1], level)
+        elif level:
+            self.rig.sim.release(i)
+        else:
+            self.rig.sim.press(i)
 
     def _press(self, i, ms):
         self.button(i, True)
@@ -298,6 +310,8 @@ class Session:
                 self.click_space(n)
             elif what == "button" and 0 <= n < len(self.down):
                 self.button(n, bool(request.get("down")))
+            elif what == "panel" and 0 <= n < len(self.panel_down):
+                self.button(n, bool(request.get("down")), panel=True)
             elif what == "turn" and 0 <= n < len(self.rig.sim.positions) and request.get("by") in (1, -1):
                 self.turn_wheel(n, request["by"])
             elif what == "hand" and 0 <= n < len(self.hand):

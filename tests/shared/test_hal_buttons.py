@@ -6,7 +6,7 @@ a test says) and the events are collected with the time they came."""
 import gc
 import sys
 
-from hal.buttons import CLICK, LONG, LONG_MS, PRESS, RELEASE, STABLE_MS, Button
+from hal.buttons import CLICK, LONG, LONG_MS, PRESS, RELEASE, STABLE_MS, Button, ChainButtons
 from hal.ticks import add
 from rules.playout import Rng
 from support import raises
@@ -180,3 +180,90 @@ def test_polling_allocates_nothing_on_micropython():
         if button.poll(t):
             seen += 1
     assert gc.mem_alloc() - start == 0 and seen == 3
+
+
+# -- buttons on the 74HC165 chain ---------------------------------------------------
+
+
+class Chain:
+    """The bytes a 74HC165 chain of ``chips`` reads: every input high (the
+    pull-ups) until ``set`` pulls one low; ``reads`` counts the reads."""
+
+    def __init__(self, chips):
+        self.buf = bytearray([0xFF] * chips)
+        self.reads = 0
+
+    def set(self, n, level):
+        if level:
+            self.buf[n >> 3] |= 1 << (n & 7)
+        else:
+            self.buf[n >> 3] &= ~(1 << (n & 7)) & 0xFF
+
+    def __call__(self):
+        self.reads += 1
+        return self.buf
+
+
+def presses(chain, panel, timeline, until):
+    """(ms, button) of every press reported while ``timeline`` ((ms, input, level)) plays."""
+    out = []
+    at = 0
+    for t in range(until):
+        while at < len(timeline) and timeline[at][0] <= t:
+            chain.set(timeline[at][1], timeline[at][2])
+            at += 1
+        i = panel.poll(t)
+        if i is not None:
+            out.append((t, i))
+    return out
+
+
+def test_a_chain_button_is_one_press_however_long_it_is_held():
+    chain = Chain(5)
+    panel = ChainButtons(chain, (27, 38))
+    # input 38: bit 6 of the fifth chip; held 2 s, then pressed again
+    got = presses(chain, panel, ((100, 38, 0), (2100, 38, 1), (2300, 27, 0), (2350, 27, 1)), 3000)
+    assert got == [(100, 1), (2300, 0)]
+    assert chain.reads == 3000  # once a poll, however many buttons
+
+
+def test_a_bouncing_chain_button_is_one_press():
+    chain = Chain(5)
+    panel = ChainButtons(chain, (30,))
+    bounce = [(200 + k, 30, k & 1) for k in range(5)] + [(260 + k, 30, (k + 1) & 1) for k in range(5)]
+    assert presses(chain, panel, bounce, 600) == [(200, 0)]
+
+
+def test_two_chain_buttons_pressed_together_are_both_reported_lowest_first():
+    chain = Chain(5)
+    panel = ChainButtons(chain, (27, 33, 36))
+    got = presses(chain, panel, ((100, 36, 0), (100, 27, 0), (200, 36, 1), (200, 27, 1)), 400)
+    assert got == [(100, 0), (101, 2)]
+
+
+def test_a_chain_button_pressed_while_another_is_held_knows_it():
+    chain = Chain(5)
+    panel = ChainButtons(chain, (27, 33))
+    got = []
+    for t, n, level in ((0, 27, 1), (100, 27, 0), (300, 33, 0), (400, 33, 1), (400, 27, 1), (600, 33, 0)):
+        chain.set(n, level)
+        i = panel.poll(t)
+        if i is not None:
+            got.append((i, panel.held(i)))
+        panel.poll(t + 50)
+    assert got == [(0, False), (1, True), (1, False)]
+
+
+def test_polling_chain_buttons_allocates_nothing_on_micropython():
+    if sys.implementation.name != "micropython":
+        return
+    chain = Chain(5)
+    panel = ChainButtons(chain, tuple(range(27, 39)))
+    panel.poll(0)
+    start = gc.mem_alloc()
+    seen = 0
+    for t in range(1, 1000):
+        chain.set(31, 0 if 100 <= t < 300 else 1)
+        if panel.poll(t) is not None:
+            seen += 1
+    assert gc.mem_alloc() - start == 0 and seen == 1

@@ -1,7 +1,7 @@
 """The Tiddlee Snuka cloth and the loader that must refuse a broken one."""
 
 from rules.core import BoardError
-from rules.snuka import BLACK, BLUE, GREEN, MAUVE, PINK, RED, YELLOW, Snuka, SnukaBoard
+from rules.snuka import BLACK, BLUE, BUTTONS, GREEN, MAUVE, PINK, RED, YELLOW, Snuka, SnukaBoard
 from support import board_data, raises
 
 
@@ -88,6 +88,46 @@ def test_a_broken_cloth_is_refused_naming_what_is_wrong():
     data = board_data("snuka")
     data["game"] = "detour"
     assert "'snuka'" in refused(data)
+
+
+def test_the_twelve_buttons_sit_on_the_chain_after_the_spot_sensors():
+    board = SnukaBoard(board_data("snuka"))
+    assert [name for name, _ in board.buttons] == list(BUTTONS) and len(BUTTONS) == 12
+    spots = sorted(board.sensor_of[s] for s in range(len(board.ids)) if board.kinds[s] != "pocket")
+    inputs = [n for _, n in board.buttons]
+    assert spots == list(range(6, 27)) and inputs == list(range(27, 39))
+    # the chain is as long as its inputs: five 74HC165s, input 39 the only one spare on the last
+    assert board.sensors == 39 and (board.sensors + 7) // 8 == 5
+
+
+def test_a_wrong_button_entry_is_refused_naming_the_button():
+    data = board_data("snuka")
+    data["buttons"]["purple"] = 39
+    assert "buttons 'purple'" in refused(data) and "foul_off" in refused(data)
+    data = board_data("snuka")
+    data["buttons"]["miss"] = 7
+    assert "buttons 'miss'" in refused(data) and "space 'green'" in refused(data)
+    data = board_data("snuka")
+    data["buttons"]["safe"] = 37
+    assert "buttons 'safe'" in refused(data) and "input 37 is already used by buttons 'miss'" in refused(data)
+    data = board_data("snuka")
+    data["buttons"]["red"] = 39
+    assert "buttons 'red'" in refused(data) and "from 0 to 38" in refused(data)
+    data = board_data("snuka")
+    data["buttons"]["red"] = "27"
+    assert "buttons 'red'" in refused(data)
+    data = board_data("snuka")
+    data["buttons"] = [27]
+    assert "'buttons'" in refused(data)
+
+
+def test_a_board_without_buttons_or_with_some_of_them_loads():
+    data = board_data("snuka")
+    del data["buttons"]
+    assert SnukaBoard(data).buttons == ()
+    data = board_data("snuka")
+    data["buttons"] = {"safe": 30, "red": 27}
+    assert SnukaBoard(data).buttons == (("red", 27), ("safe", 30))
 
 
 def test_a_smaller_cloth_with_fewer_reds_plays_with_fewer_reds():

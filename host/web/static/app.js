@@ -316,6 +316,17 @@ function drawExtras(b) {
     for (const up of ["pointerup", "pointercancel"]) press.addEventListener(up, () => hold(i, false));
   }
   rollers.style.flexDirection = "column";
+  // the board's own buttons (Tiddlee Snuka): each says what happened, as on the board
+  if (b.buttons.length) {
+    const panel = tag("div", { class: "panel" }, rollers);
+    b.buttons.forEach((name, i) => {
+      const key = tag("button", { class: "press panel-key", "data-panel": name }, panel, name.replace("foul_", "foul: "));
+      key.addEventListener("pointerdown", (e) => { key.setPointerCapture(e.pointerId); key.classList.add("down"); act({ do: "panel", n: i, down: true }); });
+      for (const up of ["pointerup", "pointercancel"]) {
+        key.addEventListener(up, () => { key.classList.remove("down"); act({ do: "panel", n: i, down: false }); });
+      }
+    });
+  }
   const wheels = $("wheels");
   wheels.textContent = "";
   b.wheels.forEach((wheel, w) => {
@@ -329,7 +340,8 @@ function drawExtras(b) {
   });
   $("hand-card").hidden = b.game === "snuka";
   $("help").textContent = b.game === "snuka"
-    ? "Click a pocket when a counter drops into it. Button 1: a click shows the next choice, a long press confirms it."
+    ? "Click a pocket when a counter drops into it. The board's buttons say what happened: a colour pots it "
+      + "(or puts it back), a foul kind then the counter's colour is a foul. Button 1: a click shows the next choice, a long press confirms it."
     : "Click a piece to lift it, click a space to put it down. Holding a piece, click another piece to take it off and put yours there.";
 }
 
