@@ -161,9 +161,16 @@ class Drawing:
         clock = self.pin("sensor_clock", CHAIN_X - 10)
         data_y = self.pin("sensor_data", CHAIN_X)
         first = self.y + 2 * ROW  # the first row of chips, under its two buses
-        svg.text(PART_X, top - 24, "%d × 74HC165 for %d sensors: a reed switch from every input to GND, "
-                                   "a 10 kΩ pull-up to 3.3 V; VCC (16) 3.3 V with 100 nF, GND (8)"
-                 % (chips, sensors))
+        buttons = data.get("buttons") or {}
+        if buttons:  # a flicking game: its own buttons on the chain, the other inputs tied high
+            inputs = sorted(buttons.values())
+            what = ("%d × 74HC165 for %d inputs: on %d–%d the game's buttons (%s), each to GND, the rest to 3.3 V; "
+                    "a 10 kΩ pull-up on every input; VCC (16) 3.3 V with 100 nF, GND (8)"
+                    % (chips, sensors, inputs[0], inputs[-1], ", ".join(sorted(buttons, key=buttons.get))))
+        else:
+            what = ("%d × 74HC165 for %d sensors: a reed switch from every input to GND, "
+                    "a 10 kΩ pull-up to 3.3 V; VCC (16) 3.3 V with 100 nF, GND (8)" % (chips, sensors))
+        svg.text(PART_X, top - 24, what)
         rows = (chips + CHIPS_PER_ROW - 1) // CHIPS_PER_ROW
         pitch = CHIP_H + 4 * ROW
         for r in range(rows):
@@ -194,7 +201,7 @@ class Drawing:
         svg.text(x + 4, y + 40, "15 CLK INH: GND", size=10)
         low, high = 8 * k, min(8 * k + 7, sensors - 1)
         inputs = "ABCDEFGH"[:high - low + 1]
-        svg.text(x + 4, y + 54, "%s: sensors %d–%d" % ("A–" + inputs[-1] if len(inputs) > 1 else "A", low, high), size=10)
+        svg.text(x + 4, y + 54, "%s: inputs %d–%d" % ("A–" + inputs[-1] if len(inputs) > 1 else "A", low, high), size=10)
         if len(inputs) < 8:
             rest = "ABCDEFGH"[len(inputs):]
             svg.text(x + 4, y + 66, "%s: to 3.3 V" % (rest[0] + "–H" if len(rest) > 1 else "H"), size=10)
@@ -297,7 +304,8 @@ def draw(name, data, pins):
     drawing.gap()
     if game.occupancy() is None:
         drawing.beams(data)
-    else:
+        drawing.gap()
+    if game.occupancy() is not None or data.get("buttons"):
         drawing.gap()
         drawing.chain(data)
     if getattr(game, "wheels", None):

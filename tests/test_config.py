@@ -6,6 +6,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+
+from hal.beams import BEAM_MA
+from hal.pins import BEAMS
 from test_vpico import build_dir, image, shows  # noqa: F401  (build_dir: the fixture)
 
 from app import startup
@@ -78,15 +81,15 @@ def test_a_pin_map_mistake_names_the_pin_map_and_the_role(tmp_path):
 
 def test_the_budget_in_config_json_is_the_one_the_pico_lights_within(build_dir, tmp_path):
     """On the emulated Pico: Tiddlee Snuka's first picture draws 170 to 270 mA by
-    the model as it breathes; with "led_ma": 130 the Pico sends it scaled down
-    to the budget."""
+    the model as it breathes; with "led_ma": 260, less the pocket beams' 138 mA,
+    the Pico sends it scaled down to 122 mA."""
     game = new_game("snuka", json.loads((ROOT / "boards" / "snuka.json").read_text()), 2)
-    with VirtualPico(image(build_dir, tmp_path, "snuka", config={"led_ma": 130}), board="snuka") as pico:
+    with VirtualPico(image(build_dir, tmp_path, "snuka", config={"led_ma": 260}), board="snuka") as pico:
         first = pico.wait_frame(0)
     assert first is not None and not first["errors"], first
     rig = Rig(game, Bytes([0]))
     assert not shows(first, rig)  # not the picture at the usual 450 mA: that one draws more
-    rig.ctl.ports.pixels.budget_ma = 130
+    rig.ctl.ports.pixels.budget_ma = 260 - BEAM_MA * len(BEAMS)
     assert shows(first, rig)
 
 

@@ -44,11 +44,11 @@ def test_the_chain_has_a_chip_for_every_eight_sensors_and_its_far_end_tied():
     svg = wiring.draw("detour", data, pins())
     assert ">chip 11<" in svg and ">chip 12<" not in svg
     assert svg.count(">15 CLK INH: GND<") == 12
-    assert ">A–C: sensors 88–90<" in svg and ">D–H: to 3.3 V<" in svg
+    assert ">A–C: inputs 88–90<" in svg and ">D–H: to 3.3 V<" in svg
     assert svg.count(">3.3 V<") == 1  # the SER of the chip at the far end
     data["sensors"] = 100
     svg = wiring.draw("detour", data, pins())
-    assert ">chip 12<" in svg and ">A–D: sensors 96–99<" in svg
+    assert ">chip 12<" in svg and ">A–D: inputs 96–99<" in svg
 
 
 def test_the_pixel_chain_says_how_many_pixels_and_which_come_first():
@@ -57,9 +57,10 @@ def test_the_pixel_chain_says_how_many_pixels_and_which_come_first():
     assert ">g13<" in svg and ">0–90 spaces; 91–97 die1; 98–104 die2<" in svg
 
 
-def test_a_flicking_board_shows_its_pocket_beams_and_no_chain():
+def test_a_flicking_board_shows_its_pocket_beams_and_the_chain_of_its_buttons():
     svg = wiring.draw("snuka", read_board("snuka"), pins())
-    assert ">IR receiver of pocket TL<" in svg and "74HC165" not in svg
+    assert ">IR receiver of pocket TL<" in svg
+    assert "5 × 74HC165 for 39 inputs: on 27–38 the game's buttons (red, " in svg and ">chip 4<" in svg
 
 
 def test_a_broken_pin_map_is_refused_naming_the_file_and_no_picture_changes(tmp_path, monkeypatch, capsys):
