@@ -76,7 +76,10 @@ class Case:
             changed = [rng.randrange(spaces) for _ in range(1 + rng.randrange(3))]
             self.done.append(("flip", changed))
             for s in changed:
-                sim.lift(s) if sim.occupied(s) else sim.put(s)
+                if sim.occupied(s):
+                    sim.lift(s)
+                else:
+                    sim.put(s)
         elif how <= 5:
             button = rng.randrange(len(sim.levels))
             ms = rng.choice((60, 60, 800))
@@ -91,8 +94,7 @@ class Case:
             self.done.append(("beam", pocket))
             sim.beam(pocket)
         else:
-            ms = rng.choice((5, 50, 400, 900))
-            self.done.append(("wait", ms))
+            self.done.append(("wait",))  # only the pause below
         rig.run(rng.choice((5, 50, 400, 900)))
 
     def fix(self):
@@ -128,7 +130,7 @@ def run(cases=CASES, seed=1, log=print):
     for n in range(cases):
         setup = SETUPS[n % len(SETUPS)]
         case_seed = seed * 1000003 + n
-        failure = None
+        failure, case = None, None
         try:
             case = Case(setup, case_seed, boards)
             for _ in range(ROUNDS):
@@ -145,5 +147,5 @@ def run(cases=CASES, seed=1, log=print):
             counts[failure[0]] += 1
             if sum(counts.values()) <= SHOWN:
                 log("actions: case %d (seed %d, %s) %s: %s\n  after: %s"
-                    % (n, case_seed, setup, failure[0], failure[1], str(case.done[-ACTIONS:])[:500]))
+                    % (n, case_seed, setup, failure[0], failure[1], str(case and case.done[-ACTIONS:])[:500]))
     return "%s: %s sequences, %d faults, %d stuck" % (NAME, "{:,}".format(cases), counts["faults"], counts["stuck"])

@@ -57,7 +57,7 @@ class Setup:
 
 
 def mutate(setup, rng):
-    """A save of ``setup`` changed in one of the ways the module notes list; and how."""
+    """A save of ``setup`` changed in one of the ways the module notes list."""
     data = json.loads(json.dumps(rng.choice(setup.states)))
     names = sorted(data)
     how = rng.randrange(6)
