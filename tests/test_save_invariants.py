@@ -59,15 +59,25 @@ def test_a_detour_move_awaited_without_dice_is_refused():
 
 
 def test_a_third_piece_on_the_pop_off_space_is_refused():
-    # it would stay there beside the winner, and the next save would be refused: the game lost
-    game, data = reached("detour", 3, {}, 5, lambda g: g.phase == POPOFF)
+    # it would stay beside the winner, and the next save would be refused: the game lost
+    def wanted(game):
+        if game.phase != POPOFF:
+            return None
+        return [p for p in range(len(game.pos)) if p not in game.duel and game.pos[p] >= 0
+                and game.board.kinds[game.pos[p]] != "start"]
+
+    game, data = reached("detour", 3, {}, 5, wanted)
     attacker, defender = data["duel"]
-    third = next(p for p in range(6) if p // 2 not in (attacker // 2, defender // 2))
+    third = wanted(game)[0]
     data["pos"][third] = data["pos"][attacker]
     data["head"][third] = data["head"][attacker]
     assert "two pieces on space" in refused(game, data)
-    _, data = reached("detour", 3, {}, 5, lambda g: g.phase == POPOFF)
-    data["duel"] = [data["duel"][1], data["duel"][0]]  # the defender named as the one that moved
+    data = game.save()
+    data["pos"][defender] = data["pos"][third]  # the defender beside a third piece, away from the attacker
+    data["head"][defender] = data["head"][third]
+    assert "two pieces on space" in refused(game, data)
+    data = game.save()
+    data["duel"] = [defender, attacker]  # the defender named as the one that moved
     assert "'duel'" in refused(game, data)
 
 
