@@ -115,6 +115,14 @@ def test_snuka_scores_beyond_the_counters_potted_are_refused():
     type(game).load(game.board, data)
 
 
+def test_snuka_a_colour_waiting_twice_to_go_back_is_refused():
+    game = new_game("snuka", read_board("snuka"), 2, {})
+    game.play(("foul", 0, 0))  # a red off the cloth: it waits to be put back
+    data = game.save()
+    data["pending"] = [1, 1]
+    assert "pending counter yellow" in refused(game, data)
+
+
 def test_snuka_a_free_colour_with_colours_down_is_refused():
     game = new_game("snuka", read_board("snuka"), 2, {"nominate": True})
     data = game.save()

@@ -525,7 +525,8 @@ class Detour(Game):
             raise SaveError("save: field 'loser' is not a piece of the pop-off")
         if self.actor != (self.loser // per if self.loser >= 0 else turn):
             raise SaveError("save: field 'actor' is not the player to decide")
-        if moved >= 0 and (moved // per != turn or len(self.dice) > 1) or moved < 0 and phase != ROLL and phase != DECIDE:
+        # a piece has moved this turn in every phase after the first move: the wheel, the pop-off, the end
+        if moved >= 0 and (moved // per != turn or len(self.dice) > 1) or moved < 0 and phase > DECIDE:
             raise SaveError("save: field 'moved' is not a piece of the player whose turn it is")
         if phase == ROLL and (self.dice or moved >= 0) or self.dice and moved < 0 and \
                 len(self.dice) != (2 if self.in_play(turn) > 1 else 1):

@@ -346,7 +346,8 @@ class Snuka(Game):
         if self.actor != self.turn:
             raise SaveError("save: the actor must be the player whose turn it is")
         for c in self.pending:
-            if (c == RED and self.pending.count(RED) > self.reds) or (c != RED and colours[c] != UP):
+            count = self.pending.count(c)
+            if (c == RED and count > self.reds) or (c != RED and (colours[c] != UP or count > 1)):
                 raise SaveError("save: pending counter %s is not in play" % COLOURS[c])
         if self.pending and not self.options["confirm_respot"]:
             raise SaveError("save: counters wait to be put back without the option confirm_respot")

@@ -29,13 +29,17 @@ SHOWN = 5  # failing cases printed
 SETUPS = (
     ("detour", 2, {}), ("detour", 2, {"pieces": 4}), ("detour", 3, {"half_turns": True}),
     ("detour", 4, {"wheel_turn_optional": True, "star_after_lost_popoff": True}),
-    ("sniggle", 2, {}), ("sniggle", 3, {"larger_die": True}), ("sniggle", 4, {"blocked_double_throws_again": True}),
-    ("mehen", 2, {}), ("mehen", 3, {"hunt": True}), ("mehen", 2, {"hunt": True, "lions_return": True, "extra_throw": 2}),
+    ("sniggle", 2, {}), ("sniggle", 3, {"larger_die": True}),
+    ("sniggle", 4, {"blocked_double_throws_again": True}),
+    ("mehen", 2, {}), ("mehen", 3, {"hunt": True}),
+    ("mehen", 2, {"hunt": True, "lions_return": True, "extra_throw": 2}),
     ("mehen", 4, {"exact_head": True, "exact_home": True, "hunt": True, "lion_start": "head"}),
     ("snuka", 1, {}), ("snuka", 2, {"nominate": True}), ("snuka", 3, {"colour_after_last_red": False}),
     ("snuka", 2, {"confirm_respot": False, "wrong_pot_penalty": True}),
 )
-ODD = (-2, -1, 0, 1, 2, 3, 4, 6, 7, 12, 126, 255, 1 << 31, -(1 << 40), 1.5, True, False, None, "", "x", [], [0], [1, 2], {})
+# values of a wrong type or out of range
+ODD = (-2, -1, 0, 1, 2, 3, 4, 6, 7, 12, 126, 255, 1 << 31, -(1 << 40), 1.5, True, False, None,
+       "", "x", [], [0], [1, 2], {})
 
 
 class Setup:
@@ -129,5 +133,6 @@ def run(cases=CASES, seed=1, log=print):
         if failure:
             counts[failure[0]] += 1
             if sum(counts.values()) <= SHOWN:
-                log("saves: case %d (seed %d) %s: %s\n  save: %s" % (case, seed, failure[0], failure[1][:300], json.dumps(data)[:600]))
+                log("saves: case %d (seed %d) %s: %s\n  save: %s"
+                    % (case, seed, failure[0], failure[1][:300], json.dumps(data)[:600]))
     return "%s: %s mutated, %s" % (NAME, "{:,}".format(cases), ", ".join("%d %s" % (counts[k], k) for k in counts))
