@@ -2,7 +2,8 @@
 board agrees and a legal step done on the board is taken. What broke that:
 a move judged while other pieces were still being put down, a piece put
 back on a stack's target taken for a capture, and a piece put down while
-the button was asked which move a stack's piece made."""
+the button was asked which move a stack's piece made, and a wheel turn
+taken while the wheel was being turned back."""
 
 from hal.simulated import Bytes, Rig
 from host.boardfile import read_board
@@ -91,6 +92,19 @@ def test_another_move_made_while_the_button_is_asked_is_taken():
     rig.put(rig.game.board.ids[free[2]])
     assert rig.game.save() != before
     assert not rig.ctl.disagrees()
+
+
+def test_a_wheel_turned_back_as_the_quiet_time_ends_turns_nothing():
+    rig, _ = reached("detour", 2, {}, lambda game: game.phase == 2)
+    before = rig.game.save()
+    rig.sim.turn(0, 1)
+    rig.run(610)  # the turn settled after 50 ms: 10 ms of its quiet time are left
+    rig.sim.turn(0, -1)
+    rig.run(1500)
+    assert rig.game.save() == before
+    assert not rig.ctl.disagrees()
+    rig.turn(0, 1)
+    assert rig.game.wheels[0] != before["wheels"][0]
 
 
 def test_the_actions_campaign_finds_nothing_in_a_small_sample():

@@ -513,8 +513,8 @@ class Controller:
             self._changed()
             self.wheel_moved = now
             return
-        if self.wheel_moved is None or diff(now, self.wheel_moved) < WHEEL_QUIET_MS:
-            return
+        if self.wheel_moved is None or diff(now, self.wheel_moved) < WHEEL_QUIET_MS or wheels.settling():
+            return  # a wheel turned back within the quiet time counts once it has settled
         self.wheel_moved = None
         if self.game.phase != WHEEL:
             return
