@@ -159,13 +159,13 @@ def test_a_detour_save_with_half_a_pop_off_starts_a_new_game_and_keeps_the_save_
     keeper.begin(game)
     play(keeper, game, 5, Rng(2))
     state = game.save()
-    state["duel"] = [0]  # the pop-off's defender missing: the rules' check fails with IndexError
+    state["duel"] = [0]  # the pop-off's defender missing: refused, naming the field
     storage.save(keeper.save_path, json.dumps({"steps": 5, "state": state}))
     record = files(folder)["game-detour.jsonl"]
     resumed, note = keeper.resume(new("detour"))
     assert resumed is None
-    assert note == ("the saved game could not be resumed (IndexError: list index out of range); a new game started; "
-                    "the old save is kept as game-detour.sav.bad")
+    assert note == ("the saved game could not be resumed (save: field 'duel' is not the two pieces on one space); "
+                    "a new game started; the old save is kept as game-detour.sav.bad")
     assert sorted(files(folder)) == ["game-detour.jsonl.bad", "game-detour.sav.bad"]
     assert files(folder)["game-detour.jsonl.bad"] == record
 

@@ -11,12 +11,14 @@ How the board is read. The rules say how many pieces stand on each space
 (``game.occupancy()``); the sensors say where a piece is. While they agree
 the board is at rest. A player lifts a piece that may move (its legal
 destinations light up) and puts it down on one of them: that is the
-decision. To land on a space held by another piece, lift that piece first
-and put yours in its place. Anything else the board shows and waits for:
-a piece lifted that may not move (amber: put it back), a piece put where no
-legal move leads or a sensor that reads a piece where none is (red), a wheel
-turned when no turn is due, or two wheels (red on the wheel). The rules state
-never changes until the board matches a legal decision.
+decision, judged once every sensor has settled. To land on a space held by
+another piece, lift that piece first and put yours in its place (from a
+stack the board then looks as before: the button confirms). Anything else
+the board shows and waits for: a piece lifted that may not move (amber: put
+it back), a piece put where no legal move leads or a sensor that reads a
+piece where none is (red), a wheel turned when no turn is due, or two
+wheels (red on the wheel). The rules state never changes until the board
+matches a legal decision.
 
 Buttons: die button 1 or 2 rolls (Detour's pop-off: each player pops their
 own roller). Where a decision is made with buttons (a board without sensors,
@@ -127,6 +129,7 @@ class Controller:
         self.picked = None
         self.hint = None  # (from, to) of the suggested move
         self.wheel_moved = None  # when a wheel last moved, None when quiet
+        self.landed = []  # spaces a piece was put on while other sensors still settled: judged once all have
         self.offered = None  # the decisions the picker offers in button mode
         self.foul = -1  # the foul kind a panel button named, until a counter's button completes it
         self.foul_at = 0  # when it was named
@@ -413,6 +416,8 @@ class Controller:
                 self._settled = True
                 self._await()
                 self._changed()
+            if self.landed and not sensors.settling():
+                self._judge()
             return
         s = self._sensor_space[n] if n < len(self._sensor_space) else EMPTY
         if s == EMPTY:
@@ -423,11 +428,26 @@ class Controller:
             self.awaited[s] = 0
         if self.settling():
             return  # the pieces standing at power-up are still being read: nothing was moved
-        if self.choice and not self.here[s]:
-            self.choice = ()  # a piece lifted again: the player is not done moving
+        if self.choice:
+            self.choice = ()  # a piece lifted or put down again: the player is not done moving
             self._offer()
-        elif self.here[s] and self.moves and not self.choice:
-            self._placed(s)
+        if self.here[s] and self.moves:
+            # a move is judged on the whole board: with pieces lifted or put
+            # down at once, only once every one of them has settled
+            self.landed.append(s)
+            if not sensors.settling():
+                self._judge()
+
+    def _judge(self):
+        """Judge the pieces put down since the board last settled, in turn, until one makes a move."""
+        landed = self.landed
+        self.landed = []
+        version = self.version
+        for s in landed:
+            if self.version != version or self.choice:
+                break
+            if self.here[s] and self.moves:
+                self._placed(s)
 
     # -- pocket beams --------------------------------------------------------------
 
@@ -497,18 +517,14 @@ class Controller:
                 continue
             found.append(d)
         found = self._distinct(found)
-        if len(found) == 1 and self._from(found[0]) != t:
+        # a board that looks as the rules have it (a piece put back, or one of
+        # a stack put onto the piece it takes) shows no move: the button says
+        if len(found) == 1 and (lifted or extra):
             self.play(found[0])
         elif found:
             self.choice = tuple(found)
             self._held = self.ports.buttons[0].down
             self.picked = self.picker.offer(self.choice)
-
-    def _from(self, decision):
-        for d, f, _ in self.moves:
-            if d == decision:
-                return f
-        return -1
 
     def _distinct(self, decisions):
         """One decision per different outcome: moving either of two marbles on
@@ -540,8 +556,8 @@ class Controller:
             self._changed()
             self.wheel_moved = now
             return
-        if self.wheel_moved is None or diff(now, self.wheel_moved) < WHEEL_QUIET_MS:
-            return
+        if self.wheel_moved is None or diff(now, self.wheel_moved) < WHEEL_QUIET_MS or wheels.settling():
+            return  # a wheel turned back within the quiet time counts once it has settled
         self.wheel_moved = None
         if self.game.phase != WHEEL:
             return

@@ -129,6 +129,12 @@ class Sensors:
     def occupied(self, n):
         return bool(self._state[n >> 3] >> (n & 7) & 1)
 
+    def settling(self):
+        """Whether a switch read at the last poll differs from its settled
+        state: a change still waiting to count (a piece lifted or put down
+        together with the one just reported)."""
+        return self._seen != self._state
+
     def poll(self, now):
         raw = self._read()
         if self._quiet and raw == self._raw:

@@ -89,6 +89,14 @@ class Wheels:
         p = self._pos[w]
         return -1 if p == _UNKNOWN else p
 
+    def settling(self):
+        """Whether a wheel reads a code that has not counted yet: a turn still under way."""
+        for w in range(self.count):
+            code = self._seen[w]
+            if code != _UNKNOWN and POSITION[code] != self._pos[w]:
+                return True
+        return False
+
     def poll(self, now):
         packed = self._read()
         found = -1

@@ -173,6 +173,12 @@ class Game:
         game.winner = save_int(data, "winner", -1, game.players - 1)  # -1 also for a tie
         return game
 
+    def _goes_on(self):
+        """The end of every ``load``: reject a state that waits for a decision
+        none can make (the board would wait for ever)."""
+        if not self.is_chance() and self.phase != OVER and not self._decisions():
+            raise SaveError("save: field 'phase' awaits a decision but none is legal")
+
     # -- the protocol, the same for every game -----------------------------
 
     def is_chance(self):

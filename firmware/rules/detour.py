@@ -490,22 +490,49 @@ class Detour(Game):
         game.loser = save_int(data, "loser", -1, total - 1)
         game.star = field(data, "star", bool, "save")
         game._check()
+        game._goes_on()
         return game
 
     def _check(self):
-        """Reject a loaded state that no game could reach."""
-        seen = {}
-        # during a pop-off the two pieces share the space until the loser goes back
-        waiting = self.duel[1] if self.duel else self.loser
-        for p, s in enumerate(self.pos):
-            if s >= 0 and self.board.kinds[s] != "start" and p != waiting:
+        """Reject a loaded state that no game could reach; the message names the field."""
+        board, pos, per, players = self.board, self.pos, self.per, self.players
+        phase, turn, moved = self.phase, self.turn, self.moved
+        # one piece a space but on a START; only a pop-off puts the piece that moved beside another
+        met, seen = -1, {}
+        for p, s in enumerate(pos):
+            if s >= 0 and board.kinds[s] != "start":
                 if s in seen:
-                    raise SaveError("save: two pieces on space %r" % self.board.ids[s])
+                    if met >= 0 or moved not in (p, seen[s]) or seen[s] // per == p // per:
+                        raise SaveError("save: field 'pos': two pieces on space %r" % board.ids[s])
+                    met = p + seen[s] - moved
                 seen[s] = p
-        for p, s in enumerate(self.pos):
-            if s >= 0 and s != self.board.centre and not self.board.mask(s, self.wheels) & (1 << self.head[p]):
-                raise SaveError("save: piece %d on %r heads off the path" % (p, self.board.ids[s]))
-        if len(self.dice) > 2 or (self.phase == POPOFF) != (len(self.duel) == 2):
-            raise SaveError("save: the dice or the pop-off do not fit the phase")
-        if (self.phase == OVER) != (self.winner >= 0):
-            raise SaveError("save: the winner does not fit the phase")
+        for p, s in enumerate(pos):
+            if s >= 0 and s != board.centre and not board.mask(s, self.wheels) & (1 << self.head[p]):
+                raise SaveError("save: field 'head': piece %d on %r heads off the path" % (p, board.ids[s]))
+        # players take their first turn in order from the first one; until then their pieces are off the board
+        first = self.options["first_player"] - 1
+        placed = 0
+        while placed < players and pos[per * ((first + placed) % players)] != UNPLACED:
+            placed += 1
+        for p in range(len(pos)):
+            if (pos[p] == UNPLACED) != ((p // per - first) % players >= placed):
+                raise SaveError("save: field 'pos': piece %d is off the board out of turn" % p)
+        if placed < players and (turn - first) % players != placed - (phase != ROLL):
+            raise SaveError("save: field 'turn' is not the player whose pieces were placed last")
+        if (met >= 0) != (phase == POPOFF or self.loser >= 0) or self.duel != ([moved, met] if phase == POPOFF else []):
+            raise SaveError("save: field 'duel' is not the two pieces on one space")
+        if self.loser >= 0 and (phase != DECIDE or self.loser not in (moved, met)):
+            raise SaveError("save: field 'loser' is not a piece of the pop-off")
+        if self.actor != (self.loser // per if self.loser >= 0 else turn):
+            raise SaveError("save: field 'actor' is not the player to decide")
+        # a piece has moved this turn in every phase after the first move: the wheel, the pop-off, the end
+        if moved >= 0 and (moved // per != turn or len(self.dice) > 1) or moved < 0 and phase > DECIDE:
+            raise SaveError("save: field 'moved' is not a piece of the player whose turn it is")
+        if phase == ROLL and (self.dice or moved >= 0) or self.dice and moved < 0 and \
+                len(self.dice) != (2 if self.in_play(turn) > 1 else 1):
+            raise SaveError("save: field 'dice' does not fit the phase")
+        if self.star != (phase == WHEEL) and not (self.star and (phase == POPOFF or self.loser >= 0)):
+            raise SaveError("save: field 'star' does not fit the phase")
+        done = [q for q in range(players) if not self.in_play(q)]
+        if (phase == OVER) != (self.winner >= 0) or done != ([self.winner] if phase == OVER else []):
+            raise SaveError("save: field 'winner' does not fit the pieces and the phase")

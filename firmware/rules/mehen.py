@@ -325,6 +325,7 @@ class Mehen(Game):
         # a lion that comes home either sets out again (progress 0) or leaves play (the end)
         game.lions = save_ints(data, "lions", len(game.lions), 0, end - 1 if game.options["lions_return"] else end)
         game._check()
+        game._goes_on()
         return game
 
     def _check(self):
@@ -333,8 +334,6 @@ class Mehen(Game):
             raise SaveError("save: field 'phase' is %d, not a Mehen phase" % self.phase)
         if (self.phase == DECIDE) != (self.sticks >= 0):
             raise SaveError("save: field 'sticks' does not fit the phase")
-        if self.phase == DECIDE and not self._decisions():
-            raise SaveError("save: the throw waits for a move but no piece can make it")
         done = [p for p in range(self.players) if self.home(p) == MARBLES]
         if done != ([self.winner] if self.phase == OVER else []) or (self.phase != OVER and self.winner >= 0):
             raise SaveError("save: the winner does not fit the marbles at home")

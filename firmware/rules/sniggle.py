@@ -540,8 +540,7 @@ class Sniggle(Game):
         game._check()
         if game.phase == DECIDE:
             game._moves = game._find_moves()
-            if not game._moves:
-                raise SaveError("save: a move is awaited but none is legal")
+        game._goes_on()
         return game
 
     def _check(self):
@@ -574,6 +573,10 @@ class Sniggle(Game):
             fits = False
         if not fits or (self.throws and not self.opening):
             raise SaveError("save: the dice, throws or moved piece do not fit the phase")
+        # before the first turn every piece is on its starting square, and the throwers go in seat order
+        if self.opening and (sorted(set(self.opening)) != self.opening
+                             or any(self.pos[p] != self.start_of(p) for p in range(len(self.pos)))):
+            raise SaveError("save: field 'opening': the throws for the first turn come before any move")
         done = [player for player in range(self.players) if not self.in_play(player)]
         if (self.phase == OVER) != (self.winner >= 0) or done != ([self.winner] if self.winner >= 0 else []):
             raise SaveError("save: the winner does not fit the pieces and the phase")

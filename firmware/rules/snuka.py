@@ -362,6 +362,7 @@ class Snuka(Game):
         game.sent = save_int(data, "sent", 0, 126)
         game.winners = tuple(save_ints(data, "winners", None, 0, last))
         game._check()
+        game._goes_on()
         return game
 
     def _check(self):
@@ -374,10 +375,15 @@ class Snuka(Game):
             raise SaveError("save: colours go down only in rotation, once the reds are gone")
         if any(colours[c] == OUT for c in range(1, 6)) or (colours[BLACK] == OUT and self.phase != OVER):
             raise SaveError("save: only the black can be removed, and that ends the frame")
+        # a red potted scores 1 and earns a colour (7 at most); a colour down in the rotation scored once
+        most = 8 * (len(self.board.spots[RED]) - self.reds) + sum(c + 1 for c in range(1, 7) if colours[c] == DOWN)
+        if max(self.scores) > most or sum(self.scores) > most:
+            raise SaveError("save: field 'scores' is more than the counters potted give")
         if self.actor != self.turn:
             raise SaveError("save: the actor must be the player whose turn it is")
         for c in self.pending:
-            if (c == RED and self.pending.count(RED) > self.reds) or (c != RED and colours[c] != UP):
+            count = self.pending.count(c)
+            if (c == RED and count > self.reds) or (c != RED and (colours[c] != UP or count > 1)):
                 raise SaveError("save: pending counter %s is not in play" % COLOURS[c])
         if self.pending and not self.options["confirm_respot"]:
             raise SaveError("save: counters wait to be put back without the option confirm_respot")
@@ -394,7 +400,7 @@ class Snuka(Game):
             raise SaveError("save: a winner while the frame goes on")
         on = self.on
         if self.free:
-            fits = (self.reds or self.options["colour_after_last_red"]) and (
+            fits = not down and (self.reds or self.options["colour_after_last_red"]) and (
                 on == ANY or (on > RED and colours[on] == UP and self.options["nominate"]))
         else:
             fits = on == (RED if self.reds else self.lowest())

@@ -1,0 +1,146 @@
+"""A save loads only as a state the rules can reach: every field combination
+a game cannot produce is refused with a SaveError naming the field, never
+loaded (to leave the board stuck, or to fail at the next save) and never a
+crash. Every state real games reach still loads as itself."""
+
+import json
+
+import pytest
+
+from host.boardfile import read_board
+from host.fuzz import saves
+from rules.core import DECIDE, OVER, POPOFF, ROLL, SaveError
+from rules.games import new_game
+from rules.playout import Rng, random_step
+
+
+def reached(name, players, options, seed, wanted):
+    """A save of the first state a seeded random game reaches where ``wanted(game)`` holds."""
+    game = new_game(name, read_board(name), players, options)
+    rng = Rng(seed)
+    while not wanted(game):
+        assert not game.over(), "the game ended before the state was reached"
+        game.play(random_step(game, rng))
+    return game, game.save()
+
+
+def refused(game, data):
+    with pytest.raises(SaveError) as err:
+        type(game).load(game.board, json.loads(json.dumps(data)))
+    return str(err.value)
+
+
+@pytest.mark.parametrize("name,players,options", saves.SETUPS)
+def test_every_state_of_a_random_game_loads_as_itself(name, players, options):
+    game = new_game(name, read_board(name), players, options)
+    rng = Rng(len(name) + players)
+    while True:
+        data = json.loads(json.dumps(game.save()))
+        assert type(game).load(game.board, data).save() == data
+        if game.over():
+            break
+        game.play(random_step(game, rng))
+
+
+def test_a_detour_pop_off_with_one_piece_is_refused_not_a_crash():
+    game, data = reached("detour", 2, {}, 3, lambda g: g.phase == POPOFF)
+    data["duel"] = data["duel"][:1]
+    assert "'duel'" in refused(game, data)
+
+
+def test_a_detour_move_awaited_without_dice_is_refused():
+    game, data = reached("detour", 2, {}, 1, lambda g: g.phase == DECIDE and g.loser < 0)
+    data["dice"] = []
+    assert "'phase' awaits a decision but none is legal" in refused(game, data)
+    data["moved"] = data["turn"] * 2  # after the first die, with the player's other piece finished
+    data["dice"] = [3]
+    data["pos"][data["turn"] * 2 + 1] = -2
+    assert "'phase' awaits a decision but none is legal" in refused(game, data)
+
+
+def test_a_third_piece_on_the_pop_off_space_is_refused():
+    # it would stay beside the winner, and the next save would be refused: the game lost
+    def wanted(game):
+        if game.phase != POPOFF:
+            return None
+        return [p for p in range(len(game.pos)) if p not in game.duel and game.pos[p] >= 0
+                and game.board.kinds[game.pos[p]] != "start"]
+
+    game, data = reached("detour", 3, {}, 5, wanted)
+    attacker, defender = data["duel"]
+    third = wanted(game)[0]
+    data["pos"][third] = data["pos"][attacker]
+    data["head"][third] = data["head"][attacker]
+    assert "two pieces on space" in refused(game, data)
+    data = game.save()
+    data["pos"][defender] = data["pos"][third]  # the defender beside a third piece, away from the attacker
+    data["head"][defender] = data["head"][third]
+    assert "two pieces on space" in refused(game, data)
+    data = game.save()
+    data["duel"] = [defender, attacker]  # the defender named as the one that moved
+    assert "'duel'" in refused(game, data)
+
+
+def test_detour_pieces_off_the_board_out_of_turn_are_refused():
+    game, data = reached("detour", 3, {}, 2, lambda g: g.phase == ROLL and g.turn == 2)
+    data["pos"][0] = data["pos"][1] = -1  # the first player's pieces back in the box
+    assert "'pos'" in refused(game, data)
+    data = game.save()
+    data["turn"] = data["actor"] = 0  # the third player has not been placed, yet the first rolls again
+    assert "'turn'" in refused(game, data)
+
+
+def test_detour_phase_flags_and_winner_must_fit():
+    game, data = reached("detour", 2, {}, 4, lambda g: g.phase == ROLL and -1 not in g.pos)
+    data["star"] = True
+    assert "'star'" in refused(game, data)
+    data = game.save()
+    data["phase"], data["winner"], data["moved"] = OVER, data["turn"], 2 * data["turn"]  # pieces still out
+    assert "'winner'" in refused(game, data)
+    data = game.save()
+    data["actor"] = 1 - data["turn"]
+    assert "'actor'" in refused(game, data)
+
+
+def test_snuka_scores_beyond_the_counters_potted_are_refused():
+    game = new_game("snuka", read_board("snuka"), 2, {})
+    data = game.save()
+    data["scores"] = [1, 0]  # nothing potted yet
+    assert "'scores'" in refused(game, data)
+    game.play(("pot", 0))  # a red: 1 point
+    data = game.save()
+    data["scores"] = [9, 0]  # more than a red and the black
+    assert "'scores'" in refused(game, data)
+    data["scores"] = [-3, 0]  # penalties take points away without end
+    type(game).load(game.board, data)
+
+
+def test_snuka_a_colour_waiting_twice_to_go_back_is_refused():
+    game = new_game("snuka", read_board("snuka"), 2, {})
+    game.play(("foul", 0, 0))  # a red off the cloth: it waits to be put back
+    data = game.save()
+    data["pending"] = [1, 1]
+    assert "pending counter yellow" in refused(game, data)
+
+
+def test_snuka_a_free_colour_with_colours_down_is_refused():
+    game = new_game("snuka", read_board("snuka"), 2, {"nominate": True})
+    data = game.save()
+    data.update(reds=0, colours=[1] * 6, on=-1, free=True, scores=[27, 0])
+    assert "'on'" in refused(game, data)
+
+
+def test_sniggle_first_throws_with_pieces_moved_are_refused():
+    game = new_game("sniggle", read_board("sniggle"), 3, {})
+    data = game.save()
+    data["pos"][0] = game.board.start_cell[game.square(0)]  # out in front of its square
+    assert "'opening'" in refused(game, data)
+    data = game.save()
+    data["opening"] = [1, 0, 2]
+    data["turn"] = data["actor"] = 1
+    assert "'opening'" in refused(game, data)
+
+
+def test_the_saves_campaign_finds_nothing_in_a_small_sample():
+    line = saves.run(600, seed=5, log=lambda text: None)
+    assert line.endswith("0 tracebacks, 0 halts, 0 stuck, 0 lost"), line
