@@ -32,6 +32,7 @@ from hal.pixels import Pixels
 from hal.simulated import Bytes, Rig
 from host import build as b
 from host.vpico import MissingPicoFiles, VirtualPico, flash, pico_files
+from rules.board import MAX_PIXELS
 from rules.core import DECIDE, ROLL, WHEEL
 from rules.games import new_game
 from rules.playout import Rng, random_step
@@ -426,7 +427,7 @@ def test_a_configuration_mistake_is_named_and_blinks_the_first_pixel_red(flashed
         # the first pixel blinks red, every other pixel is dark; the board does not restart
         on = next_boot(pico, since)
         off = pico.wait_frame(on["n"] + 1)
-        assert on["hex"] == wire(startup.BLANK, (0, 255, 0, 0)) and off["hex"] == wire(startup.BLANK)
+        assert on["hex"] == wire(MAX_PIXELS, (0, 255, 0, 0)) and off["hex"] == wire(MAX_PIXELS)
         assert off["t_ms"] - on["t_ms"] == pytest.approx(startup.BLINK_MS, abs=30)  # (plus the frame itself)
         assert pico.status()["boots"][-1] == "reset button"
     finally:

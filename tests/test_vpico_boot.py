@@ -15,6 +15,7 @@ from app.keeper import BAD
 from hal import storage
 from hal.simulated import Bytes, Rig
 from host.vpico import VirtualPico, flash
+from rules.board import MAX_PIXELS
 from test_vpico import build_dir, fresh_game, image, prepared, shows, wire  # noqa: F401 (build_dir: a fixture)
 
 WATCHDOG_MS = 300  # the loop's watchdog on this firmware, for a short test (the board's is 8 s)
@@ -74,7 +75,7 @@ def test_a_loop_that_hangs_in_a_new_game_too_stops_the_board_after_six_restarts(
     with VirtualPico(hanging(tmp_path, build_dir, game, played, "True")) as pico:
         # the first thing lit: the first pixel blinking red, as for a mistake in a file
         on = pico.wait_frame(0, timeout=120)
-        assert on is not None and on["hex"] == wire(startup.BLANK, (0, 255, 0, 0))
+        assert on is not None and on["hex"] == wire(MAX_PIXELS, (0, 255, 0, 0))
         assert pico.status()["boots"] == ["power"] + ["watchdog"] * 6
         log = pico.files()["error.log"].decode()
         assert len(restarts(log)) == 6 and SAVED in log
