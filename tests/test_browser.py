@@ -2,20 +2,19 @@
 plays it: clicks on the pieces, the spaces, the die buttons and the wheels.
 What the page lights must be exactly what the firmware's pixel port sent."""
 
-import contextlib
 import os
 import shutil
 import subprocess
 import sys
-import threading
 
 import pytest
 
 from hal.simulated import Bytes
 from host.screen import screen_colours
-from host.web.server import make_server
+from test_web_server import serving
 
 ROOT = __file__.rsplit("/tests/", 1)[0]
+PACE_MS = 120  # computer seats act this often
 # the browser: where CHROMIUM points, else the first of these on the PATH
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 CHROMIUM = os.environ.get("CHROMIUM") or next(filter(None, map(shutil.which, BROWSERS)), None)
@@ -35,19 +34,6 @@ def browser():
         chromium = p.chromium.launch(executable_path=CHROMIUM)
         yield chromium
         chromium.close()
-
-
-@contextlib.contextmanager
-def serving(urandom=os.urandom):
-    """make sim's server, in this process so the test can look at the controller."""
-    server = make_server(port=0, urandom=urandom, pace_ms=120)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @pytest.fixture
@@ -129,7 +115,7 @@ def assert_shows_the_firmware_frame(page, session, resume=True):
 
 def test_a_detour_turn_played_with_clicks(page, tmp_path_factory):
     # dice: 1,3 for player 1; 1,2 for player 2; then 1,6 for player 1 (a byte b is the face b + 1)
-    with serving(Bytes([0, 2, 0, 1, 0, 5])) as server:
+    with serving(urandom=Bytes([0, 2, 0, 1, 0, 5]), pace_ms=PACE_MS) as server:
         session = start(page, server, "detour", ["human", "human"])
         press(page, 0)
         steps(page, 1)
@@ -165,7 +151,7 @@ def test_a_detour_turn_played_with_clicks(page, tmp_path_factory):
 
 
 def test_sniggle_rolls_and_shows_the_frame(page):
-    with serving() as server:
+    with serving(pace_ms=PACE_MS) as server:
         session = start(page, server, "sniggle", ["human", "human"])
         assert page.locator(".piece").count() == 8  # four numbered pieces each, on their start squares
         press(page, 1)
@@ -176,7 +162,7 @@ def test_sniggle_rolls_and_shows_the_frame(page):
 
 def test_mehen_against_a_computer_and_the_record_replays(page, tmp_path):
     # sticks: a byte's low 3 bits; 3 = two flat sides, a throw of 2
-    with serving(Bytes([3])) as server:
+    with serving(urandom=Bytes([3]), pace_ms=PACE_MS) as server:
         session = start(page, server, "mehen", ["human", "greedy"])
         press(page, 0)
         steps(page, 1)
@@ -202,7 +188,7 @@ def test_mehen_against_a_computer_and_the_record_replays(page, tmp_path):
 
 
 def test_snuka_is_played_with_the_buttons(page):
-    with serving() as server:
+    with serving(pace_ms=PACE_MS) as server:
         session = start(page, server, "snuka", ["human", "human"])
         click_space(page, "TL")  # a counter drops through the top-left pocket: the pots come first
         page.wait_for_function("() => document.getElementById('picked').textContent.startsWith('R: player 1 pots the red')")

@@ -19,7 +19,7 @@ from rules.games import new_game
 from rules.playout import Rng, random_step
 from rules.record import line, replay
 from support import board_data, done, wipe
-from test_hal_storage import Cut, CutFile, CutOs, Power
+from test_hal_storage import cut
 
 GAMES = (("detour", 2), ("sniggle", 4), ("mehen", 2), ("snuka", 6))
 
@@ -78,21 +78,6 @@ def restore(folder, saved):
         if now.get(name) != blob:
             with open(folder + name, "wb") as f:
                 f.write(blob)
-
-
-def cut(action, steps):
-    """``action()`` with the power cut after ``steps`` writes; True if it finished."""
-    power = Power(steps)
-    storage.os = CutOs(power)
-    storage.open = lambda name, mode="r": CutFile(open(name, mode), power)
-    try:
-        action()
-        return True
-    except Cut:
-        return False
-    finally:
-        storage.os = os
-        del storage.open
 
 
 # ---- whatever a save holds, the board starts ------------------------------------------

@@ -22,8 +22,10 @@ DETOUR = b'{"game": "detour", "players": 2}'
 
 
 @contextlib.contextmanager
-def serving(timeout_s):
-    server = make_server(port=0, timeout_s=timeout_s)
+def serving(**settings):
+    """make sim's server (``make_server(**settings)``) on a thread of this
+    process, so a test can look at its sessions too."""
+    server = make_server(port=0, **settings)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
@@ -35,7 +37,7 @@ def serving(timeout_s):
 
 @pytest.fixture
 def server():
-    with serving(0.5) as server:
+    with serving(timeout_s=0.5) as server:
         yield server
 
 
@@ -96,7 +98,7 @@ def test_a_request_that_does_not_arrive_in_time_gets_a_408(server):
 
 
 def test_connections_beyond_the_bound_are_told_the_server_is_busy():
-    with serving(30) as server:
+    with serving(timeout_s=30) as server:
         held = [connect(server) for _ in range(MAX_CONNECTIONS)]
         try:
             with connect(server) as extra:

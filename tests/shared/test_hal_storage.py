@@ -72,19 +72,24 @@ class CutOs:
         os.remove(path)
 
 
-def cut_save(path, data, steps, refuse=False):
-    """Save, with the power cut after ``steps`` steps; True if it finished."""
+def cut(action, steps, refuse=False):
+    """``action()`` with the power cut after ``steps`` steps; True if it finished."""
     power = Power(steps)
     storage.os = CutOs(power, refuse)
     storage.open = lambda name, mode="r": CutFile(open(name, mode), power)
     try:
-        save(path, data)
+        action()
         return True
     except Cut:
         return False
     finally:
         storage.os = os
         del storage.open
+
+
+def cut_save(path, data, steps, refuse=False):
+    """Save, with the power cut after ``steps`` steps; True if it finished."""
+    return cut(lambda: save(path, data), steps, refuse)
 
 
 def write(path, blob):
