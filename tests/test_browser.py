@@ -119,7 +119,7 @@ def test_a_detour_turn_played_with_clicks(page, tmp_path_factory):
         session = start(page, server, "detour", ["human", "human"])
         press(page, 0)
         steps(page, 1)
-        shows(page, "#say", "put a piece on d1, a4")  # the first roll puts the pieces on START
+        shows(page, "#say", "Put the pieces on their START: d1, a4")  # the first roll brings them into play
         click_space(page, "d1")
         click_space(page, "a4")
         page.wait_for_selector('.piece[data-piece="%d"]' % session.rig.game.board.space("a4"))

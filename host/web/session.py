@@ -564,7 +564,12 @@ class Session:
         if game.phase == OVER:
             winners = getattr(game, "winners", ()) or ((game.winner,) if game.winner >= 0 else ())
             return " and ".join("Player %d" % (p + 1) for p in winners) + " won!" if winners else "A tie."
+        if ctl.ports.wheels is not None and ctl.ports.wheels.settling():
+            return "A wheel is turning: the board follows it once the wheel rests."
         extra, missing, wheels = ctl.mismatch()
+        if missing and not extra and not wheels and all(game.board.kinds[s] == "start" for s in missing):
+            # pieces the rules have just brought into play (or a board still to be set up)
+            return "Put the pieces on their START: %s (click the space)." % ", ".join(names[s] for s in missing)
         if extra or missing or wheels:
             parts = []
             if missing:
