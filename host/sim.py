@@ -4,10 +4,11 @@ colours its pixels send. Type what a player's hands do: press the die
 buttons, lift and put pieces, turn the Detour wheels (``help`` lists it).
 
     python -m host.sim [--game NAME] [--players N] [--option NAME=VALUE]...
-                       [--seats KIND,...] [--record FILE] [--plain]
+                       [--seats KIND,...] [--record FILE] [--plain] [--buttons]
 
-Without --game it asks which game, how many players, which options and
-who plays each seat (a person, or a computer player acting on the board).
+Without --game it asks which game, how many players, which options, who
+plays each seat (a person, or a computer player acting on the board) and
+whether the board has piece sensors or is played with its buttons.
 
 ``--auto`` is the scripted run: computer players only, on the rules core,
 printing the board after every turn (``--seed`` or ``--quiet`` imply it):
@@ -89,6 +90,8 @@ def parse_args(argv):
     parser.add_argument("--option", type=option, action="append", default=[], metavar="NAME=VALUE",
                         help="a rule option, e.g. pieces=4 (see boards/GAME.md)")
     parser.add_argument("--record", metavar="FILE", help="write the game record (JSON Lines) here")
+    parser.add_argument("--buttons", action="store_true",
+                        help="a board without piece sensors: button 1 steps through the moves, holding it makes one")
     parser.add_argument("--plain", action="store_true", help="no colours, letters only (also when NO_COLOR is set)")
     parser.add_argument("--auto", action="store_true",
                         help="a scripted game between computer players on the rules core")
@@ -127,7 +130,7 @@ def main(argv=None, input=None, output=None, urandom=None):
         seats = [None if k == HUMAN else PLAYERS[k](Rng(int.from_bytes(os.urandom(4), "little") + n))
                  for n, k in enumerate(kinds)]
         colour = not args.plain and not os.environ.get("NO_COLOR")
-        table = Table(game, urandom or os.urandom, seats, colour, args.record)
+        table = Table(game, urandom or os.urandom, seats, colour, args.record, sensors=not args.buttons)
         return table.play(ask, out, clear=colour and out.isatty())
     except KeyboardInterrupt:  # Ctrl-C ends the game like q
         out.write("\n")
@@ -188,6 +191,10 @@ def choose(args, ask, out):
             return 2
     else:
         kinds = pick_seats(ask, out, players) if asking else [HUMAN] * players
+    if kinds is not None and asking and not args.buttons:
+        args.buttons = pick_buttons(ask, out)
+        if args.buttons is None:
+            return 0
     return 0 if kinds is None else (game, kinds)
 
 
@@ -254,6 +261,18 @@ def pick_seats(ask, out, players):
         out.write("give one kind, or %d separated by commas\n" % players)
 
 
+def pick_buttons(ask, out):
+    """Whether the board is one without piece sensors (button mode); None at the end of the input."""
+    out.write("The board: 1  piece sensors under the spaces, 2  no sensors (button 1 picks the moves)\n")
+    while True:
+        answer = ask("board [1]: ")
+        if answer is None:
+            return None
+        if answer.strip() in ("", "1", "2"):
+            return answer.strip() == "2"
+        out.write("type 1 or 2\n")
+
+
 # -- the game on the simulated board ------------------------------------------------
 
 
@@ -291,11 +310,12 @@ class Table:
     """A game on the simulated board, and the hands that play it: what a
     command does, what a computer seat does, and the picture."""
 
-    def __init__(self, game, urandom, seats, colour=True, record=None):
+    def __init__(self, game, urandom, seats, colour=True, record=None, sensors=True):
         self.view = views.find(game.name)
         self.diary = Diary(self.view, record)
         self.diary.begin(game)
-        self.rig = Rig(game, urandom, keeper=self.diary, log=self.diary.note)
+        self.rig = Rig(game, urandom, sensors=sensors, keeper=self.diary, log=self.diary.note)
+        self.sensors = sensors  # False: button mode, nothing the hands put down is read
         self.seats = seats  # per player: None for a person, else a rules.players player
         self.colour = colour
         self.next_popper = 0  # two computers in a pop-off press in turn
@@ -354,6 +374,8 @@ class Table:
                     self.rig.hold(button)
                 else:
                     self.rig.press(button)
+            elif verb in ("lift", "put", "m", "move") and not self.sensors:
+                raise ValueError("this board has no piece sensors: r1 shows the next move, h1 makes it (or pick STEP)")
             elif verb in ("lift", "put") and len(rest) == 1:
                 getattr(self, verb)(self.space(rest[0]))
             elif verb in ("m", "move") and len(rest) == 2:

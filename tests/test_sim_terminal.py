@@ -206,9 +206,28 @@ def test_a_computer_seat_plays_its_turn_on_the_board_and_the_record_replays(tmp_
 
 
 def test_the_chooser_asks_game_players_options_and_seats():
-    text = play([], ["3", "4", "hunt=maybe", "hunt=true", "", "", "q"])
+    text = play([], ["3", "4", "hunt=maybe", "hunt=true", "", "", "", "q"])
     assert "Which game?" in text and "  3  Mehen" in text
     assert "players (2 to 6) [2]:" in text and "  lions=3" in text and "boards/mehen.md" in text
     assert "option 'hunt' must be bool" in text
+    assert "2  no sensors (button 1 picks the moves)\nboard [1]: \n" in text  # sensors, the default
     assert "Mehen, 4 players (person, person, person, person)" in text
     assert "lions: L1 tail, L2 tail, L3 tail" in text
+
+
+def test_a_board_without_sensors_picks_the_moves_with_button_1():
+    # bytes 0 and 2 roll 1 and 3
+    text = play(["--game", "detour", "--plain", "--buttons"], ["r", "m d1 g1", "r1", "h1", "q"], dice=(0, 2))
+    frames = text.split("\n> ")
+    assert "player 1 puts piece a on START d1" in frames[1]  # nobody puts it there: nothing is read
+    assert "button 1 shows a1; r1 shows the next, h1 takes it" in frames[1]
+    assert frames[2].startswith("m d1 g1\nthis board has no piece sensors: r1 shows the next move, h1 makes it")
+    assert "button 1 shows a3" in frames[3]
+    assert "piece 1a moves 3: d1 -> g1" in frames[4] and "legal: b1 a4->a5" in frames[4]
+
+
+def test_the_chooser_offers_a_board_without_sensors():
+    text = play([], ["4", "2", "", "", "2", "put TL", "h1", "q"])
+    assert "board [1]: 2\nTiddlee Snuka, 2 players" in text
+    assert "put TL\nthis board has no piece sensors" in text  # no pocket beams either
+    assert "player 1 pots the red: 1 point" in text  # button 1's first choice, held

@@ -3,7 +3,7 @@ for what the board shows.
 
     GET  /                           the page (static/)
     GET  /api/games                  the games, their player counts and rule options
-    POST /api/sessions               {"game", "players", "seats", "options"} -> {"id"}
+    POST /api/sessions               {"game", "players", "seats", "options", "sensors"} -> {"id"}
     POST /api/replay                 a game record (JSON Lines) -> {"id"} at its end
     GET  /api/sessions/ID/events     the news as it happens: board, record, state, frame
     POST /api/sessions/ID            one action: {"do": "space" | "button" | "turn" | ..., "n": ...}
@@ -295,7 +295,7 @@ class Handler(BaseHTTPRequestHandler):
         if parts == ["api", "sessions"]:
             ask = _object(body)
             made = session.create(ask.get("game"), ask.get("players"), ask.get("seats"), ask.get("options"),
-                                  **self.server.options)
+                                  ask.get("sensors", True), **self.server.options)
             self._json(200, {"id": self.server.add(made).id})
         elif parts == ["api", "replay"]:
             made = session.load(body, **self.server.options)

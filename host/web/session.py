@@ -49,16 +49,19 @@ UNWATCHED_S = 60  # a board nobody has watched for this long stands still (its c
 _ORDER = ("board", "record", "state", "frame")  # the page needs the board before anything on it
 
 
-def create(name, players, seats, options, **kw):
-    """A session with a fresh game; RulesError says what is wrong with the settings."""
+def create(name, players, seats, options, sensors=True, **kw):
+    """A session with a fresh game (``sensors`` False: a board without piece
+    sensors, played in button mode); RulesError says what is wrong with the settings."""
     find_game(name if isinstance(name, str) else repr(name))
     if not isinstance(options, (dict, type(None))):
         raise RulesError("options: must be an object of rule options")
+    if not isinstance(sensors, bool):
+        raise RulesError("sensors: true for a board with piece sensors, false for one played with its buttons")
     game = new_game(name, read_board(name), players, options or {})
     seats = seats or ["human"] * game.players
     if not isinstance(seats, list) or len(seats) != game.players or any(s not in layout.SEATS for s in seats):
         raise RulesError("seats: one of %s for each of the %d players" % (", ".join(layout.SEATS), game.players))
-    return Session(game, seats, **kw)
+    return Session(game, seats, sensors=sensors, **kw)
 
 
 def load(text, **kw):
@@ -70,12 +73,13 @@ def load(text, **kw):
 
 
 class Session:
-    def __init__(self, game, seats, urandom=os.urandom, pace_ms=600, loaded=None):
+    def __init__(self, game, seats, urandom=os.urandom, pace_ms=600, loaded=None, sensors=True):
         self.id = os.urandom(8).hex()
         self.folder = tempfile.mkdtemp(prefix="board-sim-")
         self.keeper = Keeper(self.folder + os.sep)  # a save and a record, kept as on the Pico
         self.urandom = urandom
         self.seats = seats
+        self.sensors = sensors  # False: button mode, the pieces are moved by hand where the lights say
         self.players = {p: PLAYERS[kind](Rng(int.from_bytes(os.urandom(4), "little") | 1))
                         for p, kind in enumerate(seats) if kind != "human"}
         self.pace = pace_ms / 1000
@@ -104,10 +108,10 @@ class Session:
             with open(self.keeper.record_path, "a") as f:
                 f.write("".join(text + "\n" for text in steps))
             self.keeper.steps = len(steps)
-        self.rig = Rig(game, self.urandom, keeper=self.keeper, log=self._note)
+        self.rig = Rig(game, self.urandom, sensors=self.sensors, keeper=self.keeper, log=self._note)
         self.hand = []  # pieces in the players' hands: [piece, space it came from]
         self.down = [None] * len(self.rig.sim.levels)  # when each die button went down
-        self.panel_down = [None] * len(game.board.buttons)  # when each of the board's own buttons did
+        self.panel_down = [None] * len(self._panel(game))  # when each of the board's own buttons did
         self.later = []  # (sim time, action): button releases, the second half of a swap
         self.plans = {}
         self.carrying = None
@@ -122,8 +126,13 @@ class Session:
         self._story_head = None
         self.story = []
         self._set_up()
-        self._post("board", layout.board_layout(game))
+        self._post("board", dict(layout.board_layout(game), buttons=self._panel(game), sensors=self.sensors))
         self._record_news()
+
+    def _panel(self, game):
+        """The names of the board's own buttons (Tiddlee Snuka's); a board
+        without sensors has only the die buttons (``Rig``)."""
+        return [name for name, _ in game.board.buttons] if self.sensors else []
 
     def _set_up(self):
         """Every piece where the game has it, the hand empty: a board set up by hand.
@@ -198,6 +207,8 @@ class Session:
         elif self.keeper.steps != self._steps:
             if self._actor in self.players:
                 self.tidy_for = self._actor
+            if not self.sensors:  # the players moved the pieces as the lights showed
+                self._set_up()
             self._record_news()
             if self.loaded and self._record_lines()[1:] != self.loaded[1][:self.keeper.steps]:
                 self.loaded = None  # played on differently: no longer a replay
@@ -242,6 +253,8 @@ class Session:
 
     def click_space(self, s):
         """What a click on a space does: lift a piece, put the one in hand, or both."""
+        if not self.sensors:
+            raise ValueError("this board has no piece sensors: button 1 shows the next move, a long press makes it")
         if self.rig.ctl.expected is None:  # no pieces tracked: the space may be a pocket
             if self._game.board.kinds[s] == "pocket":
                 self.rig.sim.beam(s)  # a counter drops through the beam
@@ -388,7 +401,7 @@ class Session:
     def _carry_out(self, key, plan):
         ctl = self.rig.ctl
         game = ctl.game
-        if plan[0] in ("pot", "also") and self.carrying != (key, "potted"):
+        if plan[0] in ("pot", "also") and self.sensors and self.carrying != (key, "potted"):
             self.carrying = (key, "potted")  # Tiddlee Snuka: the counter drops through a pocket's beam first
             self.click_space(game.board.pockets[0])
             return
