@@ -3,6 +3,7 @@ plays it: clicks on the pieces, the spaces, the die buttons and the wheels.
 What the page lights must be exactly what the firmware's pixel port sent."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -46,10 +47,11 @@ def page(browser):
     assert not errors, errors
 
 
-def start(page, server, game, seats):
+def start(page, server, game, seats, board="sensors"):
     """Set up a game on the page, as a newcomer does; return the server's session."""
     page.goto(server.url)
     page.click('[data-game="%s"]' % game)
+    page.select_option("#sensors", board)
     page.select_option("#players", str(len(seats)))
     for i, seat in enumerate(seats):
         page.select_option("#seats select >> nth=%d" % i, seat)
@@ -214,3 +216,121 @@ def test_make_sim_serves_the_page_on_the_port_it_prints(page):
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def space_named(page, sid):
+    """The space as a screen reader finds it: a button labelled with its name first."""
+    return page.get_by_role("button", name=re.compile("^%s, " % sid))
+
+
+def focused(page):
+    return page.evaluate("document.activeElement.dataset.id")
+
+
+def test_a_board_without_sensors_is_played_with_button_1(page):
+    with serving(urandom=Bytes([0, 2]), pace_ms=PACE_MS) as server:  # dice 1 and 3
+        session = start(page, server, "detour", ["human", "human"], board="buttons")
+        assert session.sensors is False and page.locator("#hand-card").is_hidden()
+        shows(page, "#help", "This board has no piece sensors: button 1 shows the next move")
+        press(page, 0)
+        steps(page, 1)
+        shows(page, "#picked", "a1: piece 1a moves 1: d1 -> e1")  # the pieces went onto START by themselves
+        click_space(page, "d1")
+        shows(page, "#notes", "this board has no piece sensors: button 1 shows the next move")
+        press(page, 0)
+        shows(page, "#picked", "a3: piece 1a moves 3: d1 -> g1")
+        press(page, 0, 900)  # a long press makes it
+        steps(page, 2)
+        g1 = session.rig.game.board.space("g1")
+        page.wait_for_selector('.piece[data-piece="%d"]' % g1)
+        assert session.hand == [] and "a3" in page.inner_text("#record")
+        assert_shows_the_firmware_frame(page, session)
+
+
+def test_every_space_is_reached_and_played_with_the_keyboard(page, tmp_path):
+    with serving(urandom=Bytes([0, 2]), pace_ms=PACE_MS) as server:  # dice 1 and 3
+        session = start(page, server, "detour", ["human", "human"])
+        page.keyboard.press("a")
+        steps(page, 1)
+        d1 = space_named(page, "d1")
+        assert d1.get_attribute("aria-label") == "d1, start: empty; light: put a piece here (amber, blinking)"
+        d1.focus()
+        page.keyboard.press("Enter")  # a piece from the box onto d1
+        page.keyboard.press("ArrowUp")  # up the left edge: c2 ... a4 are not straight ahead, a4 is reached by name
+        space_named(page, "a4").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.querySelector('[data-id=d1]').getAttribute('aria-label')"
+                               ".includes('light: a piece that may move')")
+        assert d1.get_attribute("aria-label") == ("d1, start: player 1's piece a pointing east; "
+                                                  "light: a piece that may move (breathing)")
+        d1.focus()
+        page.keyboard.press("Enter")  # lifted
+        shows(page, "#say", "put the piece down on a white space")
+        page.wait_for_function("() => document.querySelector('[data-id=g1]').getAttribute('aria-label')"
+                               " === 'g1, path: empty; light: the lifted piece may go here (white)'")
+        assert page.locator("#hand .token").get_attribute("aria-label") == "player 1's piece a, taken from d1"
+        page.keyboard.press("Escape")  # put back where it was taken from
+        shows(page, "#say", "lift a glowing piece")
+        assert session.hand == [] and session.phys[session.rig.game.board.space("d1")]
+        d1.focus()
+        page.keyboard.press("ArrowRight")
+        assert focused(page) == "e1"
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        assert focused(page) == "g1"
+        page.keyboard.press("ArrowLeft")
+        assert focused(page) == "f1"
+        d1.focus()
+        page.keyboard.press("Enter")
+        space_named(page, "g1").focus()
+        page.keyboard.press("Enter")  # a3: the move made with keys alone
+        steps(page, 2)
+        assert '{"play": "a3"}' in session.record_text()
+
+        page.keyboard.press("Digit1")  # wheel 1 a quarter clockwise, when no turn is due
+        shows(page, "#say", "turn wheel 1 back")
+        assert session.rig.sim.positions[0] == 1
+        page.keyboard.press("Shift+Digit1")  # and back
+        page.wait_for_function("() => !document.getElementById('say').textContent.includes('wheel')")
+        assert session.rig.sim.positions[0] == 0
+
+        record = tmp_path / "detour.jsonl"
+        record.write_text(session.record_text())
+        page.set_input_files("#load", str(record))
+        shows(page, "#replay-at", "Step 2 of 2")
+        page.keyboard.press("Home")
+        shows(page, "#replay-at", "Step 0 of 2")
+        page.keyboard.press("ArrowRight")
+        shows(page, "#replay-at", "Step 1 of 2")
+        page.keyboard.press("End")
+        shows(page, "#replay-at", "Step 2 of 2")
+        page.keyboard.press("ArrowLeft")
+        shows(page, "#replay-at", "Step 1 of 2")
+
+
+def test_each_player_has_a_shape_beside_their_colour_and_the_legend_says_so(page):
+    with serving(pace_ms=PACE_MS) as server:
+        start(page, server, "sniggle", ["human", "human"])
+        marks = page.evaluate("""() => [0, 1].map(p => [...document.querySelectorAll(
+            `.piece [data-owner="${p}"] .owner-mark path`)].map(e => e.getAttribute('d')))""")
+        assert [len(m) for m in marks] == [4, 4]  # on every piece
+        assert len(set(marks[0])) == 1 and len(set(marks[1])) == 1 and marks[0][0] != marks[1][0]
+        chips = page.locator("#players-list .chip path")
+        assert [chips.nth(p).get_attribute("d") for p in (0, 1)] == [marks[0][0], marks[1][0]]
+        legend = page.inner_text("#legend")
+        assert "Player 1: the disc on their pieces and in the panel" in legend
+        assert "Player 2: the triangle" in legend
+        assert "amber, blinking: put a piece here" in legend and "red, fast blink: wrong here" in legend
+        swatch = page.locator("#legend .swatch.fast")
+        assert swatch.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(255, 0, 0)"  # app.colours.RED
+
+
+def test_the_board_log_lists_what_the_controller_logs(page):
+    with serving(pace_ms=PACE_MS) as server:
+        session = start(page, server, "mehen", ["human", "human"])
+        shows(page, "#log", "Nothing yet")
+        press(page, 1, 900)  # a long press of button 2 offers a new game
+        shows(page, "#say", "New game?")
+        press(page, 1, 900)  # and a second one starts it
+        shows(page, "#log", "new game")
+        assert session.notes == ["new game"]

@@ -116,7 +116,8 @@ def board_layout(game):
             "height": board.height, "unit": _unit(board), "spaces": spaces, "links": links, "wheels": wheels,
             "extras": board.extras, "buttons": [name for name, _ in board.buttons], "pixels": board.pixels,
             "players": game.players,
-            "palette": [hex_colour(c) for c in C.PLAYERS], "lion": hex_colour(C.LION)}
+            "palette": [hex_colour(c) for c in C.PLAYERS], "lion": hex_colour(C.LION),
+            "signals": {"white": hex_colour(C.WHITE), "amber": hex_colour(C.AMBER), "red": hex_colour(C.RED)}}
 
 
 # -- the state of play, as the panel shows it ---------------------------------

@@ -43,6 +43,7 @@ CLICK_MS = 80  # the shortest press of a button (the firmware debounces 8 ms)
 HOLD_MS = LONG_MS + 150  # a long press
 SWAP_MS = 3 * LIFT_MS  # a piece taken off a space, then another set down there: both are sensed
 PUBLISH_MS = 15  # how often news is gathered for the page
+LOG_LINES = 40  # the controller's last log lines the page lists
 CATCH_UP_MS = 250
 RETRY_MS = 3000
 UNWATCHED_S = 60  # a board nobody has watched for this long stands still (its clock stops)  # a computer's move the board has not taken by then is tried again  # after a stall (a busy machine) the clock jumps rather than races
@@ -216,7 +217,7 @@ class Session:
         self._actor = ctl.game.actor
 
     def _note(self, text):
-        self.notes = (self.notes + [text])[-6:]
+        self.notes = (self.notes + [text])[-LOG_LINES:]
 
     # -- what a hand does on the board ------------------------------------------------
 
@@ -550,8 +551,38 @@ class Session:
             "wheels": list(self.rig.sim.positions), "buttons": [d is not None for d in self.down],
             "picked": self._describe(picked) if picked is not None else "", "paused": self.paused,
             "duel": list(ctl.duel.players) if game.phase == POPOFF and ctl.duel is not None else [],
-            "notes": self.notes,
+            "notes": self.notes, "lights": self._lights(),
         }
+
+    def _lights(self):
+        """What each lit space asks for, in the words of the colour language
+        (README): [[space, meaning], ...], the layers in the order
+        ``app.paint`` paints them, the last one said winning."""
+        ctl = self.rig.ctl
+        if ctl.game.phase == OVER or ctl.prompt >= 0:
+            return []
+        extra, missing, _, hand = ctl.view()
+        said = {}
+        if ctl.offered is None:
+            for _, f, t in ctl.moves:
+                said[f] = "a piece that may move (breathing)"
+            for _, f, t in ctl.moves:
+                if f == hand or (hand < 0 and ctl.expected[f] >= 2):
+                    said[t] = "the lifted piece may go here (white)"
+            if hand >= 0:
+                said[hand] = "the lifted piece came from here"
+            for s in ctl.hint or ():
+                said[s] = "the suggested move (white, slow blink)"
+        if ctl.picked is not None and (ctl.offered is not None or ctl.choice or ctl.unseen):
+            for d, f, t in ctl.moves:
+                if d == ctl.picked[1]:
+                    said[f] = "the piece of the move button 1 shows (breathing)"
+                    said[t] = "where the move button 1 shows leads (white, quick flashes)"
+        for s in missing:
+            said[s] = "put a piece here (amber, blinking)"
+        for s in extra:
+            said[s] = "wrong: no piece belongs here (red, fast blink)"
+        return [[s, said[s]] for s in sorted(said)]
 
     def _describe(self, decision):
         """A decision offered on the buttons, and what it would do."""

@@ -134,7 +134,7 @@ function renderSeats() {
   const n = Number($("players").value);
   for (let p = 0; p < n; p++) {
     const row = tag("label", { class: "seat" }, seats);
-    tag("span", { class: "chip", style: `background:${catalogue.palette[p]}` }, row);
+    chipMark(tag("span", { class: "chip", style: `background:${catalogue.palette[p]}` }, row), p);
     tag("span", {}, row, `${p + 1}`);
     const pick = tag("select", { "aria-label": `Player ${p + 1}` }, row);
     for (const kind of catalogue.seats) tag("option", { value: kind }, pick, SEAT_NAMES[kind] || kind);
@@ -156,7 +156,8 @@ function chosenOptions() {
 async function startGame() {
   try {
     const seats = [...$("seats").querySelectorAll("select")].map((s) => s.value);
-    const made = await post("/api/sessions", { game: chosen, players: Number($("players").value), seats, options: chosenOptions() });
+    const made = await post("/api/sessions", { game: chosen, players: Number($("players").value), seats, options: chosenOptions(),
+      sensors: $("sensors").value === "sensors" });
     connect(made.id);
   } catch (err) {
     showError(err.message);
@@ -264,6 +265,8 @@ function drawBoard(b) {
   });
   svg("g", { id: "pieces" }, root);
   drawExtras(b);
+  showInputs(b);
+  showLegend(b);
   $("title").textContent = `${b.title} · ${b.players} player${b.players > 1 ? "s" : ""}`;
   if (state) showState(state);
 }
@@ -369,6 +372,7 @@ function showState(s) {
   const over = s.phase === "over";
   const lead = over && s.winners.length ? s.winners[0] : s.actor;
   $("who-chip").style.background = colourOf(lead);
+  chipMark($("who-chip"), over && !s.winners.length ? -1 : lead);
   $("who").textContent = over ? (s.winners.length ? `Player ${s.winners.map((w) => w + 1).join(" & ")}` : "A tie") : `Player ${s.actor + 1}`;
   $("phase").textContent = PHASES[s.phase] || s.phase;
   $("say").textContent = s.say;
@@ -390,6 +394,8 @@ function showState(s) {
   $("paused-tag").hidden = !s.paused;
   const drawn = JSON.stringify(s.pieces);
   if (drawn !== piecesDrawn) drawPieces(s.pieces, (piecesDrawn = drawn));
+  labelSpaces(s);
+  showLog(s.notes);
 }
 
 // Pieces: one in the middle of its space, a stack as a small cluster.
@@ -408,6 +414,7 @@ function drawPieces(pieces) {
       const p = svg("g", { transform: `translate(${at[0] * u} ${at[1] * u}) scale(${one ? 1 : 0.6})`, "data-owner": piece[0] }, g);
       drawPiece(p, piece, u);
     });
+    markPieces(g, u);
     if (stack.length > 4) {
       svg("circle", { cx: u * 0.3, cy: -u * 0.3, r: u * 0.16, class: "count-bg", "stroke-width": u * 0.03 }, g);
       svg("text", { x: u * 0.3, y: -u * 0.3, class: "count", "font-size": u * 0.17 }, g).textContent = stack.length;
@@ -436,6 +443,7 @@ function showHand(hand) {
   hand.forEach(([owner, label, , from], i) => {
     const token = tag("button", { class: "token" + (i === hand.length - 1 ? " active" : ""), style: `background:${colourOf(owner)}`,
       title: from >= 0 ? `taken from ${board.spaces[from].id}` : "from the box" }, box, owner === -2 ? "L" : label);
+    token.setAttribute("aria-label", `${pieceWords([owner, label, -1])}, ${token.title}`);
     token.onclick = () => act({ do: "hand", n: i });
   });
   $("put-away").hidden = !hand.length;
@@ -447,7 +455,7 @@ function showPlayers(s) {
   s.standings.forEach((standing, p) => {
     const now = s.phase !== "over" && (p === s.actor || s.duel.includes(p));
     const item = tag("li", { class: now ? "now" : "" }, list);
-    tag("span", { class: "chip", style: `background:${colourOf(p)}` }, item);
+    chipMark(tag("span", { class: "chip", style: `background:${colourOf(p)}` }, item), p);
     const name = tag("span", { class: "name" }, item, `Player ${p + 1} `);
     tag("span", { class: "seat-kind", title: SEAT_NAMES[s.seats[p]] || s.seats[p] }, name, s.seats[p] === "human" ? "person" : "computer");
     tag("span", { class: "standing" }, item, standing);
@@ -479,7 +487,7 @@ function showRecord(r) {
     const item = tag("li", {}, list);
     tag("span", { class: "n" }, item, String(n + 1));
     const chip = tag("span", { class: "chip" }, item);
-    if (step.who >= 0) chip.style.background = colourOf(step.who);
+    if (step.who >= 0) chipMark(chip, step.who).style.background = colourOf(step.who);
     tag("span", { class: "step" }, item, step.step);
     tag("span", { class: "says" }, item, step.says.join("; "));
   });
@@ -487,6 +495,160 @@ function showRecord(r) {
   $("replay").hidden = !r.replay;
   if (r.replay) $("replay-at").textContent = `Step ${r.replay.at} of ${r.replay.of}`;
 }
+
+// -- for every player: a shape beside each colour, the legend, labels, the log ----------
+
+// each player's shape, drawn beside their colour for players who cannot tell the colours apart
+const MARKS = [
+  ["disc", "M0-.55A.55 .55 0 1 1 0 .55A.55 .55 0 1 1 0-.55Z"],
+  ["triangle", "M0-.62L.62 .5H-.62Z"],
+  ["square", "M-.48-.48H.48V.48H-.48Z"],
+  ["diamond", "M0-.68L.62 0L0 .68L-.62 0Z"],
+  ["plus", "M-.2-.62H.2V-.2H.62V.2H.2V.62H-.2V.2H-.62V-.2H-.2Z"],
+  ["cross", "M-.62-.34L-.34-.62L0-.28L.34-.62L.62-.34L.28 0L.62 .34L.34 .62L0 .28L-.34 .62L-.62 .34L-.28 0Z"],
+];
+const HEADINGS = ["north", "east", "south", "west"];
+// the README's colour language: how the swatch moves, its colour, what it means
+const SIGNALS = [
+  ["breathe", "player", "breathing in a player's colour: a piece that may move"],
+  ["", "white", "white: where the lifted piece may go"],
+  ["flash", "white", "white, quick flashes: the move on offer (button 1), or made"],
+  ["slow", "white", "white, slow blink: a suggested move (hold button 1 for one)"],
+  ["blink", "amber", "amber, blinking: put a piece here"],
+  ["fast", "red", "red, fast blink: wrong here (no piece belongs here, turn this wheel back)"],
+  ["breathe dim", "player", "the die glows in a player's colour: their turn to press it"],
+];
+
+function markOf(owner) {
+  return MARKS[owner % MARKS.length];
+}
+
+// A chip (a player's colour) gets the player's shape on it; -1: none.
+function chipMark(chip, owner) {
+  chip.textContent = "";
+  if (owner >= 0) svg("path", { d: markOf(owner)[1], class: "mark-shape" }, svg("svg", { viewBox: "-1 -1 2 2", "aria-hidden": "true" }, chip));
+  return chip;
+}
+
+// Every piece of a player carries their shape on a dark badge at its edge.
+function markPieces(g, u) {
+  for (const p of g.querySelectorAll("[data-owner]")) {
+    const owner = Number(p.dataset.owner);
+    if (owner < 0) continue;
+    const badge = svg("g", { class: "owner-mark", transform: `translate(${u * 0.2} ${u * 0.2}) scale(${u * 0.13})` }, p);
+    svg("circle", { r: 1 }, badge);
+    svg("path", { d: markOf(owner)[1], class: "mark-shape" }, badge);
+  }
+}
+
+function showLegend(b) {
+  const list = $("legend");
+  list.textContent = "";
+  for (let p = 0; p < b.players; p++) {
+    const item = tag("li", {}, list);
+    chipMark(tag("span", { class: "chip", style: `background:${colourOf(p)}` }, item), p);
+    tag("span", {}, item, `Player ${p + 1}: the ${markOf(p)[0]} on their pieces and in the panel`);
+  }
+  if (b.game === "mehen") {
+    const item = tag("li", {}, list);
+    tag("span", { class: "chip", style: `background:${b.lion}` }, item);
+    tag("span", {}, item, "A lion (L): nobody's piece");
+  }
+  for (const [moves, colour, words] of SIGNALS) {
+    const item = tag("li", {}, list);
+    tag("span", { class: `swatch ${moves}`, style: `background:${colour === "player" ? colourOf(0) : b.signals[colour]}` }, item);
+    tag("span", {}, item, words);
+  }
+}
+
+function showInputs(b) {
+  if (b.sensors !== false) return;
+  $("hand-card").hidden = true;
+  $("help").textContent = "This board has no piece sensors: button 1 shows the next move (its piece breathes, where it "
+    + "leads flashes white), a long press makes it. The pieces are moved for you, as players move them by hand.";
+}
+
+function pieceWords([owner, label, heading]) {
+  const who = owner === -2 ? "a lion" : owner >= 0 ? `player ${owner + 1}'s piece${label ? " " + label : ""}` : "a piece from the box";
+  return heading >= 0 ? `${who} pointing ${HEADINGS[heading]}` : who;
+}
+
+// Each space says to a screen reader its name, what lies on it and what its light means.
+function labelSpaces(s) {
+  const on = new Map(s.pieces);
+  const lit = new Map(s.lights);
+  for (const g of document.querySelectorAll("#board .space")) {
+    const n = Number(g.dataset.space);
+    const space = board.spaces[n];
+    const stack = on.get(n);
+    const label = `${space.id}, ${space.kind.replace("_", " ")}: ${stack ? stack.map(pieceWords).join(", ") : "empty"}`
+      + (lit.has(n) ? `; light: ${lit.get(n)}` : "");
+    if (g.getAttribute("aria-label") === label) continue;
+    g.setAttribute("aria-label", label);
+    g.setAttribute("role", "button");
+    g.setAttribute("tabindex", "0");
+  }
+}
+
+function showLog(notes) {
+  const list = $("log");
+  const text = notes.join("\n");
+  if (list.dataset.text === text) return;
+  list.dataset.text = text;
+  list.textContent = "";
+  if (!notes.length) tag("li", { class: "empty" }, list, "Nothing yet. The controller logs here what a Pico prints: a new game, a win, a fault it survived.");
+  for (const note of notes) tag("li", {}, list, note);
+  list.scrollTop = list.scrollHeight;
+}
+
+// -- the keyboard ---------------------------------------------------------------------
+
+const ARROWS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+const REPLAY_KEYS = { ArrowLeft: "back", ArrowRight: "next", Home: "first", End: "last" };
+
+// The nearest space in the direction of the arrow, ahead rather than aside.
+function nextSpace(from, [dx, dy]) {
+  const a = board.spaces[from];
+  let best = -1;
+  let bestCost = Infinity;
+  board.spaces.forEach((b, n) => {
+    const ahead = (b.x - a.x) * dx + (b.y - a.y) * dy;
+    const aside = Math.abs((b.x - a.x) * dy - (b.y - a.y) * dx);
+    const cost = ahead + 2 * aside;
+    if (ahead > 0.01 && cost < bestCost) [best, bestCost] = [n, cost];
+  });
+  return best;
+}
+
+// Esc: the piece in the hand goes back where it was taken from (one from the box, into the box).
+function putBack() {
+  const hand = state ? state.hand : [];
+  if (!hand.length) return;
+  const from = hand[hand.length - 1][3];
+  act(from >= 0 ? { do: "space", n: from } : { do: "put_away" });
+}
+
+document.addEventListener("keydown", (e) => {
+  if (typing(e) || !id || $("play").hidden || e.ctrlKey || e.metaKey || e.altKey) return;
+  const space = e.target.closest ? e.target.closest("#board .space") : null;
+  const wheel = /^Digit([1-9])$/.exec(e.code);
+  const go = REPLAY_KEYS[e.key];
+  if (space && (e.key === "Enter" || e.key === " ")) {
+    act({ do: "space", n: Number(space.dataset.space) });
+  } else if (space && ARROWS[e.key]) {
+    const n = nextSpace(Number(space.dataset.space), ARROWS[e.key]);
+    if (n >= 0) document.querySelector(`#board .space[data-space="${n}"]`).focus();
+  } else if (e.key === "Escape") {
+    putBack();
+  } else if (wheel && !e.repeat && document.querySelector(`[data-wheel="${wheel[1] - 1}"]`)) {
+    document.querySelector(`[data-wheel="${wheel[1] - 1}"][data-by="${e.shiftKey ? -1 : 1}"]`).click();
+  } else if (go && !$("replay").hidden) {
+    document.querySelector(`[data-go="${go}"]`).click();
+  } else {
+    return;
+  }
+  e.preventDefault();
+});
 
 // -- input -------------------------------------------------------------------------
 
