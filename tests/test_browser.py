@@ -231,7 +231,7 @@ def test_a_board_without_sensors_is_played_with_button_1(page):
     with serving(urandom=Bytes([0, 2]), pace_ms=PACE_MS) as server:  # dice 1 and 3
         session = start(page, server, "detour", ["human", "human"], board="buttons")
         assert session.sensors is False and page.locator("#hand-card").is_hidden()
-        shows(page, "#help", "This board has no piece sensors: button 1 shows the next move")
+        shows(page, "#help", "This board has no sensors: button 1 steps through what may happen now")
         press(page, 0)
         steps(page, 1)
         shows(page, "#picked", "a1: piece 1a moves 1: d1 -> e1")  # the pieces went onto START by themselves

@@ -81,3 +81,24 @@ def test_tiddlee_snuka_without_sensors_shows_only_the_die_buttons():
 def test_the_sensors_setting_must_be_true_or_false():
     with pytest.raises(Exception, match="sensors: true for a board with piece sensors"):
         create("detour", 2, None, None, sensors="no")
+
+
+def test_each_lit_space_says_what_its_light_asks_for():
+    s = session("detour", urandom=Bytes([0, 2]))  # dice 1 and 3
+    try:
+        with s.lock:
+            ids = s._game.board.ids
+            s.rig.press(0)
+            s.rig.run(1000)
+            assert [[ids[n], meaning] for n, meaning in s.state()["lights"]] == [
+                ["d1", "put a piece here (amber, blinking)"], ["a4", "put a piece here (amber, blinking)"]]
+            s.rig.put("d1")
+            s.rig.put("a4")
+            s.rig.lift("d1")
+            s.rig.put("c1")  # behind the piece: no move leads there
+            lights = {ids[n]: meaning for n, meaning in s.state()["lights"]}
+            assert lights == {"d1": "the lifted piece came from here", "a4": "a piece that may move (breathing)",
+                              "c1": "wrong: no piece belongs here (red, fast blink)",
+                              "e1": "the lifted piece may go here (white)", "g1": "the lifted piece may go here (white)"}
+    finally:
+        s.close()

@@ -547,7 +547,7 @@ function showLegend(b) {
   for (let p = 0; p < b.players; p++) {
     const item = tag("li", {}, list);
     chipMark(tag("span", { class: "chip", style: `background:${colourOf(p)}` }, item), p);
-    tag("span", {}, item, `Player ${p + 1}: the ${markOf(p)[0]} on their pieces and in the panel`);
+    tag("span", {}, item, `Player ${p + 1}: the ${markOf(p)[0]} ${b.game === "snuka" ? "" : "on their pieces and "}in the panel`);
   }
   if (b.game === "mehen") {
     const item = tag("li", {}, list);
@@ -564,8 +564,8 @@ function showLegend(b) {
 function showInputs(b) {
   if (b.sensors !== false) return;
   $("hand-card").hidden = true;
-  $("help").textContent = "This board has no piece sensors: button 1 shows the next move (its piece breathes, where it "
-    + "leads flashes white), a long press makes it. The pieces are moved for you, as players move them by hand.";
+  $("help").textContent = "This board has no sensors: button 1 steps through what may happen now (the lights show each), "
+    + "a long press makes the one shown. Nothing put on the board is read: the pieces follow the game, as players move them by hand.";
 }
 
 function pieceWords([owner, label, heading]) {
