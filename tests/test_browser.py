@@ -287,6 +287,7 @@ def test_every_space_is_reached_and_played_with_the_keyboard(page, tmp_path):
         steps(page, 2)
         assert '{"play": "a3"}' in session.record_text()
 
+        assert page.get_by_role("button", name="Turn wheel 1 a quarter turn clockwise").count() == 1
         page.keyboard.press("Digit1")  # wheel 1 a quarter clockwise, when no turn is due
         shows(page, "#say", "turn wheel 1 back")
         assert session.rig.sim.positions[0] == 1

@@ -562,6 +562,8 @@ function showLegend(b) {
 }
 
 function showInputs(b) {
+  // the wheel and replay buttons show a symbol: a screen reader says what they do
+  for (const button of document.querySelectorAll("[data-wheel], [data-go]")) button.setAttribute("aria-label", button.title);
   if (b.sensors !== false) return;
   $("hand-card").hidden = true;
   $("help").textContent = "This board has no sensors: button 1 steps through what may happen now (the lights show each), "
