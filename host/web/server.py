@@ -326,15 +326,18 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.close_connection = True
         seen = {}
+        sent = {}  # kind -> the event last written: a stream that fell a whole animation behind skips a repeat
         with found.lock:
             found.listeners += 1
         try:
             while not found.closed:
-                fresh = found.updates(seen)
-                self.wfile.write(b"".join(event for _, _, event in fresh) or b": still here\n\n")  # the heartbeat
-                self.wfile.flush()
-                for kind, version, _ in fresh:
-                    seen[kind] = version
+                news = found.updates(seen)
+                fresh = [event for kind, _, event in news if sent.get(kind) != event]
+                for kind, version, event in news:
+                    seen[kind], sent[kind] = version, event
+                if fresh or not news:
+                    self.wfile.write(b"".join(fresh) or b": still here\n\n")  # the heartbeat
+                    self.wfile.flush()
         except OSError:
             pass  # the page went away
         finally:
