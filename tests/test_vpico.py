@@ -380,6 +380,30 @@ def test_the_picos_compiled_pixel_loops_send_the_bytes_cpython_sends(flashed):
     assert int(out[2]) < ours.brightness  # the limit acted on full white
 
 
+# every walk from a starting square or a main-area space of the Sniggle board, folded into one number
+SNIGGLE_WALKS = (
+    "import json\nfrom rules import sniggle\n"
+    "board = sniggle.SniggleBoard(json.load(open(%r)))\n"
+    "h = 0\n"
+    "starts = [(board.start[k], k) for k in range(16)]\n"
+    "for s, k in starts + [(s, 0) for s in range(len(board.ids)) if board.kind[s] == 0]:\n"
+    "    for values in ((1, 2, 3, 4, 5, 6), (2, 5), (4,)):\n"
+    "        for ends in board.walks(s, -1, k, values):\n"
+    "            for t in ends + [255]:\n"
+    "                h = (h * 31 + t) %% 1000000007\n"
+    "print(h)\n"
+)
+
+
+def test_the_picos_compiled_sniggle_walk_reaches_what_cpython_reaches(flashed):
+    pico, _ = flashed
+    found = mpremote(pico.port, "exec", "import rules.viper\nfrom rules import sniggle\n"
+                     "print(sniggle.walk_main is rules.viper.walk_main)\n" + SNIGGLE_WALKS % "/boards/sniggle.json")
+    here = {}
+    exec(SNIGGLE_WALKS.replace("print(h)", "result = h") % str(ROOT / "boards" / "sniggle.json"), here)
+    assert found.split() == ["True", str(here["result"])]  # the Pico runs the walk compiled to machine code
+
+
 def test_a_hung_game_loop_is_restarted_by_the_watchdog_and_the_game_resumes(flashed, tmp_path):
     pico, _ = flashed
     saved = pico.files()

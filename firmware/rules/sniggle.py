@@ -18,6 +18,8 @@ Steps (tuples) and their notation (pieces count from 1 in the notation):
   move   ("m", piece, die, space) "2:5>e4"   piece 2 moves 5 and ends on e4
 """
 
+from array import array
+
 from rules.board import Board
 from rules.core import (
     DECIDE, EMPTY, OVER, ROLL,
@@ -90,10 +92,7 @@ class SniggleBoard(Board):
         covered = self._load_main(spaces[marks[0]], at)
         self._load_starts(at)
         self._load_paths(field(data, "paths", list, "board", BoardError), covered)
-        # scratch rows for walks: the columns reached, by the last sideways step (none, left, right)
-        self._free = [0] * self.height
-        self._left = [0] * self.height
-        self._right = [0] * self.height
+        self._rooms = array("I", [0] * (3 * self.height))  # scratch for walks (walk_main)
 
     def _load_main(self, mark, at):
         """The main area as rows of column bits, and the cells under the
@@ -120,8 +119,8 @@ class SniggleBoard(Board):
                     under[y] |= 1 << x
         if not any(under):
             raise BoardError("%s: no main-area space leads forward onto it" % where)
-        self.rows = tuple(rows)
-        self.under = tuple(under)
+        self.rows = array("I", rows)
+        self.under = array("I", under)
         self.cells = bytes(cells)
         return covered
 
@@ -200,10 +199,10 @@ class SniggleBoard(Board):
                 self._along(lane, self.place[lane][s] + values[n], k, out[n])
             return out
         marks = 1 if kind == _TRADEMARK else 0  # bit t: on the trademark after t steps
-        if kind == _START:
-            marks = self._walk_main(self.start_cell[k], self.start_steps[k], values, out)
-        elif kind == _MAIN:
-            marks = self._walk_main(s, 0, values, out)
+        if kind == _START or kind == _MAIN:
+            first, t0 = (self.start_cell[k], self.start_steps[k]) if kind == _START else (s, 0)
+            marks = walk_main(self.rows, self.under, self.cells, self.width, self._rooms,
+                              self.xs[first], self.ys[first], t0, values, out) << _TRADEMARK_STEPS
         t = 0
         while marks >> t:
             if marks >> t & 1:
@@ -228,42 +227,49 @@ class SniggleBoard(Board):
         elif i == entry + 1 and self.home[k] not in spaces:
             spaces.append(self.home[k])
 
-    def _walk_main(self, cell, t0, values, out):
-        """Walks in the main area from ``cell``, reached after ``t0`` steps:
-        add their ends to ``out``; return the step counts (as bits) after
-        which the trademark is reached."""
-        free, left, right, rows, under = self._free, self._left, self._right, self.rows, self.under
-        cells, width = self.cells, self.width
-        bottom = top = self.ys[cell]
-        free[bottom], left[bottom], right[bottom] = 1 << self.xs[cell], 0, 0
-        marks = 0
-        depth = values[-1]
-        for t in range(t0, depth + 1):
-            if t in values:
-                spaces = out[values.index(t)]
-                for y in range(top, bottom + 1):
-                    m = free[y] | left[y] | right[y]
-                    while m:
-                        bit = m & -m
-                        spaces.append(cells[y * width + _COLUMN[bit]])
-                        m ^= bit
-            if t == depth:
-                break
-            if top > 0:
-                top -= 1
-                free[top] = left[top] = right[top] = 0
-            below = 0  # the row under this one, before this step
-            for y in range(bottom, top - 1, -1):
-                f, lf, rt = free[y], left[y], right[y]
-                here = f | lf | rt
-                if here & under[y]:
-                    marks |= 1 << (t + _TRADEMARK_STEPS)
-                row = rows[y]
-                free[y] = below & row  # forward from the row under it
-                left[y] = ((f | lf) >> 1) & row  # sideways, but never straight back
-                right[y] = ((f | rt) << 1) & row
-                below = here
-        return marks
+
+def walk_main(rows, under, cells, width, rooms, x, y, t0, values, out):
+    """The main area's part of a walk, from column ``x`` of row ``y`` reached
+    after ``t0`` steps: add to ``out[n]`` the spaces where a walk of
+    ``values[n]`` steps ends there; return the step counts (as bits) after
+    which it stands under the trademark. ``rooms`` is scratch: the columns
+    of each row reached, by the last sideways step (none, left, right)."""
+    bottom = top = y
+    rooms[3 * y], rooms[3 * y + 1], rooms[3 * y + 2] = 1 << x, 0, 0
+    marks = 0
+    depth = values[-1]
+    for t in range(t0, depth + 1):
+        if t in values:
+            spaces = out[values.index(t)]
+            for y in range(top, bottom + 1):
+                m = rooms[3 * y] | rooms[3 * y + 1] | rooms[3 * y + 2]
+                while m:
+                    bit = m & -m
+                    spaces.append(cells[y * width + _COLUMN[bit]])
+                    m ^= bit
+        if t == depth:
+            break
+        if top > 0:
+            top -= 1
+            rooms[3 * top] = rooms[3 * top + 1] = rooms[3 * top + 2] = 0
+        below = 0  # the row under this one, before this step
+        for y in range(bottom, top - 1, -1):
+            f, lf, rt = rooms[3 * y], rooms[3 * y + 1], rooms[3 * y + 2]
+            here = f | lf | rt
+            if here & under[y]:
+                marks |= 1 << t
+            row = rows[y]
+            rooms[3 * y] = below & row  # forward from the row under it
+            rooms[3 * y + 1] = ((f | lf) >> 1) & row  # sideways, but never straight back
+            rooms[3 * y + 2] = ((f | rt) << 1) & row
+            below = here
+    return marks
+
+
+try:
+    from rules.viper import walk_main  # noqa: F811  the same walk, compiled for the Pico
+except (ImportError, SyntaxError, ValueError):  # CPython; a port without the emitter, from source or .mpy
+    pass
 
 
 class Sniggle(Game):
@@ -396,45 +402,44 @@ class Sniggle(Game):
             if p // 4 == turn or colour[pos[p]] == mine[p // 4] + 1:
                 blocked[pos[p]] = 1
         ends = []  # [a * count + n]: every space pieces[a] can end a walk of values[n] on
-        lands = []  # [a * count + n]: those it may land on
+        groups = []  # [a * count + n]: the moves to those it may land on
         for p in pieces:
-            for spaces in board.walks(pos[p], self.lane[p], self.square(p), values):
-                ends.append(spaces)
-                lands.append([s for s in spaces if not blocked[s]])
-        two = self.moved < 0 and len(self.dice) == 2 and len(pieces) >= 2
-        moves = []
-        both = []  # the moves after which the other die can still be played
-        for a in range(len(pieces)):
-            i = pieces[a] - base
+            i = p - base
+            found = board.walks(pos[p], self.lane[p], self.square(p), values)
             for n in range(count):
-                v = values[n]
-                group = [("m", i, v, s) for s in lands[a * count + n]]
-                moves.extend(group)
-                if two and group:
-                    self._keep_both(group, pieces, a, count - 1 - n, ends, lands, count, both)
-        if not two:
-            return tuple(moves)
+                ends.append(found[n])
+                groups.append([("m", i, values[n], s) for s in found[n] if not blocked[s]])
+        if self.moved >= 0 or len(self.dice) < 2 or len(pieces) < 2:
+            return tuple(m for group in groups for m in group)
+        both = []  # the moves after which the other die can still be played
+        for g in range(len(groups)):
+            if groups[g]:
+                self._keep_both(g // count, count - 1 - g % count, pieces, ends, groups, both)
         if both:
             return tuple(both)
         if self.options["larger_die"]:
-            larger = [m for m in moves if m[2] == values[-1]]
-            return tuple(larger or moves)
-        return tuple(moves)
+            larger = tuple(m for group in groups[count - 1::count] for m in group)
+            if larger:
+                return larger
+        return tuple(m for group in groups for m in group)
 
-    def _keep_both(self, group, pieces, a, other, ends, lands, count, both):
-        """Add to ``both`` the moves of ``pieces[a]`` in ``group`` after which
-        another piece can still move the die ``values[other]``: once a piece
-        has moved, the space it left is free and the one it reached taken."""
+    def _keep_both(self, a, other, pieces, ends, groups, both):
+        """Add to ``both`` the moves of ``pieces[a]`` (in ``groups``) after
+        which another piece can still move the die ``values[other]``: once
+        a piece has moved, the space it left is free and the one it reached
+        taken."""
+        count = len(groups) // len(pieces)
+        group = groups[a * count + count - 1 - other]
         leaving = self.pos[pieces[a]]
         single = []  # the only landing of each piece that has one
         for b in range(len(pieces)):
             if b != a:
-                land = lands[b * count + other]
+                land = groups[b * count + other]
                 if len(land) > 1 or leaving in ends[b * count + other]:
                     both.extend(group)
                     return
                 if land:
-                    single.append(land[0])
+                    single.append(land[0][3])
         for move in group:
             for s in single:
                 if s != move[3]:
