@@ -15,7 +15,7 @@ Steps (tuples) and their notation:
   start    ("s", start) "S1" "S2"  where the pop-off loser goes back
 """
 
-from rules.board import Board
+from rules.board import Board, cell
 from rules.core import (
     DECIDE, EMPTY, OVER, POPOFF, ROLL, WHEEL,
     BoardError, Game, RulesError, SaveError, check_options, field, save_int, save_ints,
@@ -72,11 +72,11 @@ class DetourBoard(Board):
     def __init__(self, data):
         Board.__init__(self, data, "detour", KINDS, dice=2)
         n = len(self.ids)
-        at = self.at
+        at = self.at_cell
         nbr = bytearray([_NONE] * (4 * n))
         for s in range(n):
             for d in range(4):
-                t = at.get((self.xs[s] + _DX[d], self.ys[s] + _DY[d]))
+                t = at.get(cell(self.xs[s] + _DX[d], self.ys[s] + _DY[d]))
                 if t is not None:
                     nbr[4 * s + d] = t
         self.nbr = bytes(nbr)
@@ -128,7 +128,7 @@ class DetourBoard(Board):
                 raise BoardError("%s: star %r is not a wheel_star space" % (where, self.ids[star]))
             block = bytearray(9)
             for k in range(9):
-                s = at.get((self.xs[star] + k % 3 - 1, self.ys[star] + k // 3 - 1))
+                s = at.get(cell(self.xs[star] + k % 3 - 1, self.ys[star] + k // 3 - 1))
                 if s is None or self.kinds[s] != ("wheel_star" if k == 4 else "wheel"):
                     raise BoardError("%s: the 3x3 block around its star must be wheel spaces" % where)
                 if self.wheel_of[s] != _NONE:

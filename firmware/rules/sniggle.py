@@ -20,7 +20,7 @@ Steps (tuples) and their notation (pieces count from 1 in the notation):
 
 from array import array
 
-from rules.board import Board
+from rules.board import Board, cell
 from rules.core import (
     DECIDE, EMPTY, OVER, ROLL,
     BoardError, Game, RulesError, SaveError, check_options, field, save_int, save_ints,
@@ -88,7 +88,7 @@ class SniggleBoard(Board):
         self.home = bytes(squares[16:])
         self.kind = bytes(KINDS.index(k) for k in self.kinds)
         self.trademark = marks[0]
-        at = self.at
+        at = self.at_cell
         covered = self._load_main(spaces[marks[0]], at)
         self._load_starts(at)
         self._load_paths(field(data, "paths", list, "board", BoardError), covered)
@@ -103,10 +103,11 @@ class SniggleBoard(Board):
         tx, ty = self.xs[tm], self.ys[tm]
         if not 1 <= width <= self.width - tx:
             raise BoardError("%s: width %d does not fit the grid" % (where, width))
-        covered = [(tx + dx, ty) for dx in range(width)]
-        for cell in covered[1:]:
-            if cell in at:
-                raise BoardError("%s: covers (%d, %d), where space %r is" % (where, cell[0], cell[1], self.ids[at[cell]]))
+        covered = [cell(tx + dx, ty) for dx in range(width)]
+        for dx in range(1, width):
+            if cell(tx + dx, ty) in at:
+                raise BoardError("%s: covers (%d, %d), where space %r is"
+                                 % (where, tx + dx, ty, self.ids[at[cell(tx + dx, ty)]]))
         rows = [0] * self.height
         under = [0] * self.height
         cells = bytearray([_NONE] * (self.width * self.height))
@@ -115,7 +116,7 @@ class SniggleBoard(Board):
                 x, y = self.xs[s], self.ys[s]
                 rows[y] |= 1 << x
                 cells[y * self.width + x] = s
-                if (x, y - 1) in covered:
+                if cell(x, y - 1) in covered:
                     under[y] |= 1 << x
         if not any(under):
             raise BoardError("%s: no main-area space leads forward onto it" % where)
@@ -133,7 +134,7 @@ class SniggleBoard(Board):
             t = s
             while t is not None and self.kind[t] == _START and steps[k] < 16:
                 steps[k] += 1
-                t = at.get((self.xs[s], self.ys[s] - steps[k]))
+                t = at.get(cell(self.xs[s], self.ys[s] - steps[k]))
             if t is None or self.kind[t] != _MAIN:
                 raise BoardError("space %r: a starting square must lead forward into the main area" % self.ids[s])
             cells[k] = t
@@ -157,7 +158,7 @@ class SniggleBoard(Board):
                 if cells and abs(self.xs[s] - self.xs[cells[-1]]) + abs(self.ys[s] - self.ys[cells[-1]]) != 1:
                     raise BoardError("%s: %r does not adjoin the space before it" % (where, sid))
                 cells.append(s)
-            if not cells or (self.xs[cells[0]], self.ys[cells[0]] + 1) not in covered:
+            if not cells or cell(self.xs[cells[0]], self.ys[cells[0]] + 1) not in covered:
                 raise BoardError("%s: must start just above the trademark" % where)
             place = bytearray([_NONE] * n)
             for i in range(len(cells)):
