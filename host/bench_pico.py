@@ -18,7 +18,8 @@ counts cycles, so a figure comes out the same at every run. On each board:
   sensors, die button 1 pressed (it bounces) and held HOLD_MS. A twin Pico
   booted from the same image does all the same but the press: the two send
   the same frames until the press makes a difference, so the first frame
-  that differs (beyond a step of an animation) is the one that answers it.
+  that differs (beyond a step of an animation) from the twin's sent nearest
+  in time is the one that answers it.
   Its first edge on the wire (sent) and its latch (lit: the pixels show it)
   less the moment the contact first closed are the figures. On Tiddlee
   Snuka button 1 steps through the candidates with a click, which is known
@@ -115,16 +116,24 @@ def pressed(pico, name, press):
 
 
 def answer(frames, twin, moments):
-    """The first of ``frames`` that differs from the twin's frame of the same
-    number by more than JITTER in a byte, and the last of ``moments`` before
-    it; (None, None) if none does. (A press changes the loop's timing by
-    microseconds before it is answered: an animation painted a ms later
-    differs by a step or so.)"""
-    for mine, other in zip(frames, twin):
+    """The first of ``frames`` that differs by more than JITTER in a byte
+    from the twin's frame sent nearest in time, and the last of ``moments``
+    before it; (None, None) if none does. Frames are paired by time, not by
+    number: a press that changes nothing in the picture may still send a
+    frame of its own, and pairs by number would then be a frame apart from
+    there on (an animation a frame on differs). (A press changes the loop's
+    timing by microseconds before it is answered: an animation painted a ms
+    later differs by a step or so.)"""
+    k = 0
+    for mine in frames:
+        at = mine["start_ms"]
+        while k + 1 < len(twin) and abs(twin[k + 1]["start_ms"] - at) <= abs(twin[k]["start_ms"] - at):
+            k += 1
+        other = twin[k]
         if max(abs(a - b) for a, b in zip(bytes.fromhex(mine["hex"]), bytes.fromhex(other["hex"]))) > JITTER:
-            if mine["start_ms"] < moments[0]:
+            if at < moments[0]:
                 raise RuntimeError("the twin Pico sent another frame before the press: the runs are not alike")
-            return mine, max(m for m in moments if m <= mine["start_ms"])
+            return mine, max(m for m in moments if m <= at)
     return None, None  # nothing answered within ANSWER_MS
 
 

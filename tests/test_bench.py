@@ -162,6 +162,15 @@ def test_the_frame_that_answers_the_press_is_the_first_the_twin_did_not_send():
     assert bench_pico.answer(twin, twin, [160]) == (None, None)  # nothing answered: the table says OVER
 
 
+def test_a_frame_a_press_sends_that_changes_nothing_puts_no_pair_out_of_step():
+    # an animation steps by 10 a frame; the press at 120 changes nothing but sends a frame of its own at 110
+    twin = [frame(0, 100, "0010"), frame(1, 150, "0a11"), frame(2, 200, "1412"), frame(3, 250, "1e13")]
+    mine = [twin[0], frame(1, 110, "0010"), frame(2, 150, "0a11"), frame(3, 200, "1412"), frame(4, 213, "ff12"),
+            frame(5, 250, "1e13")]
+    shown, since = bench_pico.answer(mine, twin, [105, 210])
+    assert (shown["n"], since) == (4, 210)  # the frame answering the second press, not the first after the extra one
+
+
 def test_the_largest_free_block_is_read_from_mem_info(monkeypatch):
     out = ["sniggle, 2 players, piece sensors: a new game", "lowest after step 1", "stack: 772 out of 7936",
            "GC: total: 245888, used: 80752, free: 165136",
