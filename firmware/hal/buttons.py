@@ -23,11 +23,10 @@ bounce as it opens all flip the level for less than that, so they never end
 the press, and the button is not armed again until the bounce is over. So a
 bounce never gives a second press, and neither does a glitch: a spike on a
 released button's line is one press (and a click) at most, never two.
-(Tactile switches bounce for 1-6 ms, Ganssle's measurements in "A Guide to
-Debouncing"; the die's answer must be lit within 16 ms of the touch.) The
-one case that waits: a button already down when polling begins (held at
-power-up) is pressed once it has read down for ``stable_ms``, as if pressed
-then.
+(The switches hardware/bom.md names bounce for 5 ms at most; the die's
+answer must be lit within 16 ms of the touch.) The one case that waits: a
+button already down when polling begins (held at power-up) is pressed once
+it has read down for ``stable_ms``, as if pressed then.
 """
 
 from hal.ticks import diff
@@ -37,10 +36,13 @@ CLICK = "click"
 LONG = "long"
 RELEASE = "release"
 
-# Tactile switches stop bouncing within about 1-6 ms (Ganssle's measurements
-# in "A Guide to Debouncing"); 8 ms clears that with margin. It delays only a
-# release (and the arming for the next press), never a press.
-STABLE_MS = 8
+# The buttons the BOM names bounce for 5 ms at most (Omron's B3F, B3FS and B3S
+# datasheets: "bounce time 5 ms max"), so a level unchanged for 5 ms is the
+# contact at rest; the clock counts whole ms, so 6 ms on it is 5 ms at
+# least. It delays only a release (and the arming for the next press), never
+# a press; but a click is known at its release, and a step through the
+# choices on a click must be lit within 16 ms of it.
+STABLE_MS = 6
 # A hurried click lasts 100-300 ms; 700 ms is clearly deliberate without
 # feeling slow (phones use 400-500 ms, but a board game is not in a hurry
 # and a press-and-hold here confirms a move).
