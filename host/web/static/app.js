@@ -256,8 +256,8 @@ function drawBoard(b) {
   b.spaces.forEach((s, i) => {
     const g = svg("g", { class: "space", "data-space": i, "data-id": s.id, transform: `translate(${s.x} ${s.y})` }, spaces);
     tile(g, s, u);
-    const r = s.kind === "pocket" ? u * 0.4 : u * 0.27;
-    const halo = svg("circle", { r: r * 1.6, class: "halo", fill: "#000", opacity: 0 }, g);
+    const r = s.kind === "pocket" ? u * 0.4 : u * 0.3;
+    const halo = svg("circle", { r: r * 1.45, class: "halo", fill: "#000", opacity: 0 }, g);
     addLed(s.led, svg("circle", { r, fill: "#000", "stroke-width": u * 0.03 }, g), halo);
     if (s.mark && s.kind !== "trademark") svg("text", { x: -u * 0.3, y: -u * 0.29, class: "mark", "font-size": u * 0.22 }, g).textContent = s.mark;
     if (s.kind === "trademark") svg("text", { x: u * 0.72, y: 0, class: "mark", "font-size": u * 0.3 }, g).textContent = s.mark;
@@ -399,7 +399,7 @@ function showState(s) {
 }
 
 // Pieces: one in the middle of its space, a stack as a small cluster.
-const CLUSTER = [[-0.2, -0.2], [0.2, -0.2], [-0.2, 0.2], [0.2, 0.2]];
+const CLUSTER = [[-0.23, -0.23], [0.23, -0.23], [-0.23, 0.23], [0.23, 0.23]];
 
 function drawPieces(pieces) {
   const layer = $("pieces");
@@ -411,7 +411,7 @@ function drawPieces(pieces) {
     const one = stack.length === 1;
     stack.slice(0, 4).forEach((piece, k) => {
       const at = one ? [0, 0] : CLUSTER[k];
-      const p = svg("g", { transform: `translate(${at[0] * u} ${at[1] * u}) scale(${one ? 1 : 0.6})`, "data-owner": piece[0] }, g);
+      const p = svg("g", { transform: `translate(${at[0] * u} ${at[1] * u}) scale(${one ? 1 : 0.5})`, "data-owner": piece[0] }, g);
       drawPiece(p, piece, u);
     });
     markPieces(g, u);
@@ -422,18 +422,23 @@ function drawPieces(pieces) {
   }
 }
 
+// A piece is a ring around the light of its space, which shows through it:
+// breathing, hints and warnings stay readable under a piece. An arrow piece
+// points its heading with a tab on the ring; the letter sits on the light,
+// outlined so that it reads on any colour.
 function drawPiece(g, [owner, label, heading], u) {
-  const fill = colourOf(owner);
+  const colour = colourOf(owner);
   if (heading >= 0) {
-    const arrow = svg("g", { transform: `rotate(${heading * 90})` }, g);
-    svg("polygon", { points: [0, -0.36, 0.28, 0.26, 0, 0.12, -0.28, 0.26].map((v) => v * u).join(" "), class: "body", fill, "stroke-width": u * 0.04, "stroke-linejoin": "round" }, arrow);
-  } else if (owner === -2) {
-    svg("rect", { x: -u * 0.2, y: -u * 0.2, width: u * 0.4, height: u * 0.4, rx: u * 0.08, class: "body", fill, "stroke-width": u * 0.04 }, g);
-  } else {
-    svg("circle", { r: u * 0.22, class: "body", fill, "stroke-width": u * 0.04 }, g);
+    svg("polygon", { points: [0, -0.58, 0.19, -0.33, -0.19, -0.33].map((v) => v * u).join(" "), class: "tab", fill: colour,
+      "stroke-width": u * 0.03, "stroke-linejoin": "round", transform: `rotate(${heading * 90})` }, g);
   }
+  const ring = owner === -2
+    ? (cls, width) => svg("rect", { x: -u * 0.36, y: -u * 0.36, width: u * 0.72, height: u * 0.72, rx: u * 0.1, class: cls, "stroke-width": width }, g)
+    : (cls, width) => svg("circle", { r: u * 0.37, class: cls, "stroke-width": width }, g);
+  ring("edge", u * 0.14);
+  ring("body", u * 0.1).setAttribute("stroke", colour);
   const text = owner === -2 ? "L" : label;
-  if (text) svg("text", { y: heading >= 0 ? u * 0.05 : 0, "font-size": u * 0.2 }, g).textContent = text;
+  if (text) svg("text", { "font-size": u * 0.34, "stroke-width": u * 0.07 }, g).textContent = text;
 }
 
 function showHand(hand) {

@@ -1,0 +1,133 @@
+"""What the browser page shows, at a desktop's 1366 x 768 and a phone's
+390 x 844: lights that stay readable under the pieces, die faces that read
+as their value."""
+
+import base64
+import math
+import re
+
+import pytest
+
+from app import colours as C
+from hal.simulated import Bytes
+from test_browser import PACE_MS, browser, click_space, press, shows, start, steps  # noqa: F401 (browser: the fixture)
+from test_web_server import serving
+
+DESKTOP = {"viewport": {"width": 1366, "height": 768}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+# every animation of the colour language repeats within this time: lights
+# shown at a multiple of it are the same on every run
+CYCLE_MS = math.lcm(C.BREATHE_MS, 2 * C.BLINK_FAST_MS, 2 * C.BLINK_MS, 2 * C.SLOW_MS, 4 * C.FLASH_MS)
+DETOUR_DICE = [0, 2, 0, 1, 0, 5]  # 1,3 for player 1; 1,2 for player 2; 1,6 (a byte b is the face b + 1)
+
+
+def opened(browser, settings):
+    page = browser.new_page(**settings)
+    errors = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    yield page
+    page.close()
+    assert not errors, errors
+
+
+@pytest.fixture
+def desktop(browser):
+    yield from opened(browser, DESKTOP)
+
+
+@pytest.fixture
+def phone(browser):
+    yield from opened(browser, PHONE)
+
+
+def hold_still(page, session):
+    """Pause the board, then let its clock run on to a whole CYCLE_MS: the
+    page shows the same lights on every run."""
+    page.click("#pause")
+    page.wait_for_selector("#paused-tag:not([hidden])")
+    with session.lock:
+        session.rig.run(-session.rig.now % CYCLE_MS or CYCLE_MS)
+        frame = session.rig.sim.frames
+    page.wait_for_function("n => +document.getElementById('board').dataset.frame >= n", arg=frame)
+    page.mouse.move(0, 0)  # no button drawn as hovered
+
+
+def screen_rgb(text):
+    return tuple(int(text[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def share_of(page, locator, colour, near=24):
+    """The share of the pixels ``locator`` covers on the screen that show
+    ``colour`` (each channel within ``near``), from a screenshot."""
+    png = base64.b64encode(locator.screenshot()).decode()
+    return page.evaluate("""async ([png, rgb, near]) => {
+        const img = new Image();
+        img.src = "data:image/png;base64," + png;
+        await img.decode();
+        const c = document.createElement("canvas");
+        c.width = img.width;
+        c.height = img.height;
+        const g = c.getContext("2d");
+        g.drawImage(img, 0, 0);
+        const d = g.getImageData(0, 0, c.width, c.height).data;
+        let hits = 0;
+        for (let i = 0; i < d.length; i += 4) {
+            if (Math.abs(d[i] - rgb[0]) <= near && Math.abs(d[i + 1] - rgb[1]) <= near && Math.abs(d[i + 2] - rgb[2]) <= near) hits++;
+        }
+        return hits / (d.length / 4);
+    }""", [png, list(colour), near])
+
+
+def lens_fills(page):
+    """The colour drawn for each space's light: {space id: '#rrggbb'}."""
+    return page.evaluate("() => Object.fromEntries([...document.querySelectorAll('.space')].map("
+                         "g => [g.dataset.id, g.querySelector('[data-led]').getAttribute('fill')]))")
+
+
+def detour_after_the_first_roll(page, server):
+    """Player 1 has rolled 1 and 3, and both their pieces stand on their START."""
+    session = start(page, server, "detour", ["human", "human"])
+    press(page, 0)
+    steps(page, 1)
+    click_space(page, "d1")
+    click_space(page, "a4")
+    shows(page, "#say", "lift a glowing piece")
+    return session
+
+
+def test_a_hint_is_named_and_its_light_shows_through_the_piece(desktop):
+    with serving(urandom=Bytes(DETOUR_DICE), pace_ms=PACE_MS) as server:
+        session = detour_after_the_first_roll(desktop, server)
+        press(desktop, 0, 900)  # a long press of button 1 asks for a hint
+        shows(desktop, "#say", "Hint")
+        named = re.search(r"Hint: the piece on (\w+) to (\w+)", desktop.inner_text("#say"))
+        assert named, desktop.inner_text("#say")
+        hold_still(desktop, session)  # a moment the hint is lit
+        fills = lens_fills(desktop)
+        white = fills[named[1]]
+        assert {sid for sid, c in fills.items() if c == white} == {named[1], named[2]}  # the spaces the panel names blink
+        r, g, b = screen_rgb(white)
+        assert r == g == b > 128
+        cell = desktop.locator('.space[data-id="%s"] .tile' % named[1])
+        piece = desktop.locator('.piece[data-piece="%d"]' % session.rig.game.board.space(named[1]))
+        assert piece.count() == 1  # a piece stands on the hinted space ...
+        assert share_of(desktop, cell, (r, g, b)) >= 0.2  # ... and its light shows through and around it
+        letter = piece.locator("text").bounding_box()
+        assert letter["height"] >= 14  # the piece's letter reads at a glance
+
+
+def test_a_die_face_shows_its_pips_and_nothing_else(desktop):
+    with serving(urandom=Bytes(DETOUR_DICE), pace_ms=PACE_MS) as server:
+        detour_after_the_first_roll(desktop, server)
+        shows(desktop, "#dice-text", "Thrown: 1 and 3")
+        # a pip reads as a pip where its colour stands out from the face
+        seen = desktop.evaluate("""() => [...document.querySelectorAll('.roller svg')].map(face => {
+            const rgb = (c) => c.match(/\\d+/g).slice(0, 3).map(Number);
+            const bg = rgb(getComputedStyle(face.querySelector('.face-bg')).fill);
+            return [...face.querySelectorAll('[data-led]')].filter(pip => {
+                const style = getComputedStyle(pip);
+                const a = Number(style.fillOpacity);
+                return rgb(style.fill).some((v, i) => Math.abs(v * a + bg[i] * (1 - a) - bg[i]) > 40);
+            }).length;
+        })""")
+        assert seen == [1, 3]
