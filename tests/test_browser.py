@@ -186,7 +186,8 @@ def test_mehen_against_a_computer_and_the_record_replays(page, tmp_path):
         assert page.locator('.piece[data-count="6"]').count() == 1  # every marble back on the tail
         page.click('[data-go="next"]')
         shows(page, "#replay-at", "Step 1 of %d" % played)
-        steps(page, 1)
+        steps(page, played)  # the whole record stays listed, the step shown marked
+        assert page.get_attribute("#record [aria-current]", "data-step") == "1"
 
 
 def test_snuka_is_played_with_the_buttons(page):

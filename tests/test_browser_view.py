@@ -10,6 +10,11 @@ import pytest
 
 from app import colours as C
 from hal.simulated import Bytes
+from host.boardfile import read_board
+from host.web.layout import pieces
+from rules.games import new_game
+from rules.record import replay
+from support import play_random
 from test_browser import PACE_MS, browser, click_space, press, shows, start, steps  # noqa: F401 (browser: the fixture)
 from test_web_server import serving
 
@@ -131,3 +136,37 @@ def test_a_die_face_shows_its_pips_and_nothing_else(desktop):
             }).length;
         })""")
         assert seen == [1, 3]
+
+
+def drawn_pieces(page):
+    """How many pieces the page draws on each space: {space number: count}."""
+    return page.evaluate("() => Object.fromEntries([...document.querySelectorAll('.piece')].map("
+                         "g => [g.dataset.piece, +g.dataset.count]))")
+
+
+def test_a_replay_marks_its_step_and_goes_to_a_step_clicked(desktop, tmp_path):
+    lines = play_random(new_game("mehen", read_board("mehen"), 2), 5, 12)
+    record = tmp_path / "mehen.jsonl"
+    record.write_text("\n".join(lines) + "\n")
+    with serving(pace_ms=PACE_MS) as server:
+        desktop.goto(server.url)
+        desktop.set_input_files("#load-setup", str(record))
+        shows(desktop, "#replay-at", "Step 12 of 12")
+        for go in ("first", "back", "next", "last"):  # drawn icons, which no font can lack
+            button = desktop.locator('[data-go="%s"]' % go)
+            assert button.inner_text().strip() == ""
+            assert button.locator("svg path").bounding_box()["width"] >= 6
+        assert desktop.get_attribute("#record [aria-current]", "data-step") == "12"
+        desktop.click('[data-go="first"]')
+        shows(desktop, "#replay-at", "Step 0 of 12")
+        steps(desktop, 12)  # every step of the record stays listed ...
+        assert desktop.locator("#record [aria-current]").count() == 0
+        assert desktop.locator("#record li.ahead").count() == 12  # ... none of them played yet
+        desktop.click('#record li[data-step="5"]')
+        shows(desktop, "#replay-at", "Step 5 of 12")
+        assert desktop.get_attribute("#record [aria-current]", "data-step") == "5"
+        assert desktop.locator("#record li.ahead").count() == 7
+        where = pieces(replay(lines[:6], read_board))
+        expected = {str(s): len(stack) for s, stack in enumerate(where) if stack}
+        desktop.wait_for_function("n => document.querySelectorAll('.piece').length === n", arg=len(expected))
+        assert drawn_pieces(desktop) == expected  # the board as it stood after step 5

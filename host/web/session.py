@@ -210,9 +210,9 @@ class Session:
                 self.tidy_for = self._actor
             if not self.sensors:  # the players moved the pieces as the lights showed
                 self._set_up()
-            self._record_news()
             if self.loaded and self._record_lines()[1:] != self.loaded[1][:self.keeper.steps]:
                 self.loaded = None  # played on differently: no longer a replay
+            self._record_news()
         self._steps = self.keeper.steps
         self._actor = ctl.game.actor
 
@@ -512,8 +512,11 @@ class Session:
             return "".join(text + "\n" for text in self.lines)
 
     def _record_news(self):
-        """The record as the page lists it: each step, who took it, what happened."""
+        """The record as the page lists it: each step, who took it, what happened;
+        of a record loaded to replay, every step, the page marking where it stands."""
         lines = self._record_lines()
+        if self.loaded:
+            lines = [self.loaded[0]] + self.loaded[1]
         if not lines:
             return
         if lines[0] != self._story_head or len(lines) - 1 < len(self.story):

@@ -488,15 +488,21 @@ function showRecord(r) {
   const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
   list.textContent = "";
   if (!r.steps.length) tag("li", { class: "empty" }, list, "No steps yet.");
+  const at = r.replay ? r.replay.at : r.steps.length; // the steps the board stands after
   r.steps.forEach((step, n) => {
-    const item = tag("li", {}, list);
+    const item = tag("li", { "data-step": n + 1 }, list);
+    if (n + 1 === at) item.setAttribute("aria-current", "step");
+    if (n >= at) item.className = "ahead";
+    if (r.replay) item.tabIndex = 0; // a replay goes to the step clicked
     tag("span", { class: "n" }, item, String(n + 1));
     const chip = tag("span", { class: "chip" }, item);
     if (step.who >= 0) chipMark(chip, step.who).style.background = colourOf(step.who);
     tag("span", { class: "step" }, item, step.step);
     tag("span", { class: "says" }, item, step.says.join("; "));
   });
-  if (atEnd) list.scrollTop = list.scrollHeight;
+  const current = list.querySelector("[aria-current]");
+  if (r.replay && current) list.scrollTop = current.offsetTop - list.clientHeight / 2;
+  else if (atEnd) list.scrollTop = list.scrollHeight;
   $("replay").hidden = !r.replay;
   if (r.replay) $("replay-at").textContent = `Step ${r.replay.at} of ${r.replay.of}`;
 }
@@ -689,6 +695,13 @@ $("set-up").onclick = () => act({ do: "set_up" });
 $("brightness").onchange = (e) => act({ do: "brightness", n: Number(e.target.value) });
 $("load").onchange = (e) => e.target.files[0] && loadRecord(e.target.files[0]).then(() => (e.target.value = ""));
 $("load-setup").onchange = (e) => e.target.files[0] && loadRecord(e.target.files[0]).then(() => (e.target.value = ""));
+$("record").addEventListener("click", (e) => {
+  const item = e.target.closest("li[data-step]");
+  if (item && record.replay) act({ do: "goto", n: Number(item.dataset.step) });
+});
+$("record").addEventListener("keydown", (e) => {
+  if (e.key === "Enter") e.target.closest("li[data-step]")?.click();
+});
 for (const b of document.querySelectorAll("[data-go]")) {
   b.onclick = () => {
     const { at, of } = record.replay;
