@@ -1,6 +1,8 @@
 """What the browser page shows, at a desktop's 1366 x 768 and a phone's
 390 x 844: lights that stay readable under the pieces, die faces that read
-as their value."""
+as their value, replay controls drawn without a font's help, a record that
+marks the step shown, and on a phone the die buttons in view, targets a
+finger can hit and no keys mentioned."""
 
 import base64
 import math
@@ -170,3 +172,50 @@ def test_a_replay_marks_its_step_and_goes_to_a_step_clicked(desktop, tmp_path):
         expected = {str(s): len(stack) for s, stack in enumerate(where) if stack}
         desktop.wait_for_function("n => document.querySelectorAll('.piece').length === n", arg=len(expected))
         assert drawn_pieces(desktop) == expected  # the board as it stood after step 5
+
+
+TARGETS = """() => [...document.querySelectorAll('button, a.button, .file, select, input, #record li[tabindex]')]
+    .map(e => e.closest('label.option') || e)
+    .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+    .map(e => { const r = e.getBoundingClientRect(); return [e.id || e.dataset.button || e.dataset.panel || e.textContent.trim(), r.width, r.height]; })"""
+
+
+def small_targets(page):
+    """What can be tapped on the page but is smaller than a finger (44 px)."""
+    return [t for t in page.evaluate(TARGETS) if t[1] < 43.5 or t[2] < 43.5]
+
+
+def in_view(page, selector):
+    box = page.locator(selector).bounding_box()
+    return box["y"] >= 0 and box["y"] + box["height"] <= PHONE["viewport"]["height"]
+
+
+@pytest.mark.parametrize("game", ["detour", "sniggle", "mehen", "snuka"])
+def test_on_a_phone_the_die_buttons_are_in_view_and_fit_a_finger(phone, game):
+    with serving(pace_ms=PACE_MS) as server:
+        phone.goto(server.url)
+        phone.wait_for_selector(".game")
+        phone.click("summary")  # the rule options, with their checkboxes
+        assert small_targets(phone) == []
+        start(phone, server, game, ["human", "human"])
+        assert in_view(phone, "#say") and in_view(phone, '.press[data-button="0"]') and in_view(phone, '.press[data-button="1"]')
+        if game == "mehen":
+            assert in_view(phone, ".sticks")  # the throw shows beside the buttons
+        elif game != "snuka":
+            assert in_view(phone, ".roller svg >> nth=0")  # the die face beside its button
+        assert phone.locator("#board").bounding_box()["y"] < PHONE["viewport"]["height"] / 2
+        phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        assert in_view(phone, '.press[data-button="0"]')  # still in reach at the foot of the page
+        assert small_targets(phone) == []
+        assert not phone.locator(".keys").is_visible() and not phone.locator(".press kbd").first.is_visible()  # no keys on a phone
+        assert phone.locator(".space").first.bounding_box()["width"] >= 24  # as wide as the board's columns allow
+
+
+def test_on_a_phone_a_tap_anywhere_in_a_space_reaches_it(phone):
+    with serving(pace_ms=PACE_MS) as server:
+        start(phone, server, "sniggle", ["human", "human"])
+        space = phone.get_attribute(".piece >> nth=0", "data-piece")
+        cell = phone.locator('.space[data-space="%s"]' % space).bounding_box()
+        phone.mouse.click(cell["x"] + cell["width"] * 0.97, cell["y"] + cell["height"] / 2)  # beside the drawn tile
+        phone.wait_for_selector("#hand .token")  # the piece standing there was lifted
+        assert phone.locator(".piece text").first.bounding_box()["height"] >= 10  # a piece's number reads on a phone too

@@ -238,6 +238,7 @@ function drawBoard(b) {
   const root = $("board");
   root.textContent = "";
   root.setAttribute("viewBox", `${x0} ${y0} ${w} ${h}`);
+  root.style.aspectRatio = `${w} / ${h}`; // where the page is narrow, the board takes its whole width
   root.dataset.game = b.game;
   svg("rect", { x: x0, y: y0, width: w, height: h, rx: u * 0.5, fill: SURFACE[b.game] || "#1d232a" }, root);
   if (b.game === "snuka") svg("rect", { x: x0 + u * 0.3, y: y0 + u * 0.3, width: w - u * 0.6, height: h - u * 0.6, rx: u * 0.4, fill: "none", stroke: "#5a3a1e", "stroke-width": u * 0.35 }, root);
@@ -255,6 +256,9 @@ function drawBoard(b) {
   const spaces = svg("g", {}, root);
   b.spaces.forEach((s, i) => {
     const g = svg("g", { class: "space", "data-space": i, "data-id": s.id, transform: `translate(${s.x} ${s.y})` }, spaces);
+    // a click anywhere in the space's cell reaches it; a pocket stands apart, its cell is larger
+    const reach = s.kind === "pocket" ? u : u / 2;
+    svg("rect", { x: -reach, y: -reach, width: 2 * reach + (s.kind === "trademark" ? u : 0), height: 2 * reach, fill: "transparent" }, g);
     tile(g, s, u);
     const r = s.kind === "pocket" ? u * 0.4 : u * 0.3;
     const halo = svg("circle", { r: r * 1.45, class: "halo", fill: "#000", opacity: 0 }, g);
@@ -295,15 +299,15 @@ function drawExtras(b) {
   const names = Object.keys(b.extras);
   const dice = names.filter((n) => n.startsWith("die")).sort();
   $("buttons-title").textContent = dice.length ? "Die rollers" : b.extras.sticks ? "Throw sticks" : "Buttons";
+  const buttons = tag("div", { class: "rollers" }, rollers);
   if (b.extras.sticks) {
-    const box = tag("div", { class: "roller" }, rollers);
-    const s = svg("svg", { viewBox: "0 0 100 60", style: "width:160px;height:96px" }, box);
+    const box = tag("div", { class: "roller sticks" }, buttons); // above the buttons; beside them on a phone
+    const s = svg("svg", { viewBox: "0 0 100 60" }, box);
     b.extras.sticks.forEach((led, k) => {
       svg("rect", { x: 8 + k * 32, y: 4, width: 20, height: 52, rx: 10, class: "stick-bg" }, s);
       addLed(led, svg("rect", { x: 11 + k * 32, y: 8, width: 14, height: 44, rx: 7, fill: "#000" }, s));
     });
   }
-  const buttons = tag("div", { class: "rollers" }, rollers);
   for (let i = 0; i < 2; i++) {
     const box = tag("div", { class: "roller" }, buttons);
     if (dice[i]) {
