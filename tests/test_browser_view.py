@@ -6,6 +6,7 @@ finger can hit and no keys mentioned."""
 
 import base64
 import math
+import os
 import re
 
 import pytest
@@ -20,6 +21,8 @@ from support import play_random
 from test_browser import PACE_MS, browser, click_space, press, shows, start, steps  # noqa: F401 (browser: the fixture)
 from test_web_server import serving
 
+ROOT = __file__.rsplit("/tests/", 1)[0]
+SHOTS = "host/web/screenshots"  # the README shows them
 DESKTOP = {"viewport": {"width": 1366, "height": 768}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 # every animation of the colour language repeats within this time: lights
@@ -47,13 +50,14 @@ def phone(browser):
     yield from opened(browser, PHONE)
 
 
-def hold_still(page, session):
-    """Pause the board, then let its clock run on to a whole CYCLE_MS: the
-    page shows the same lights on every run."""
+def hold_still(page, session, at=0):
+    """Pause the board, then let its clock run on (past any short flash) to
+    ``at`` ms into a CYCLE_MS: the page shows the same lights on every run."""
+    page.wait_for_function("() => !document.querySelector('.press.down')")  # a click's release is through
     page.click("#pause")
     page.wait_for_selector("#paused-tag:not([hidden])")
     with session.lock:
-        session.rig.run(-session.rig.now % CYCLE_MS or CYCLE_MS)
+        session.rig.run(CYCLE_MS - session.rig.now % CYCLE_MS + CYCLE_MS + at)
         frame = session.rig.sim.frames
     page.wait_for_function("n => +document.getElementById('board').dataset.frame >= n", arg=frame)
     page.mouse.move(0, 0)  # no button drawn as hovered
@@ -63,26 +67,46 @@ def screen_rgb(text):
     return tuple(int(text[i:i + 2], 16) for i in (1, 3, 5))
 
 
+# the pixels of a PNG (base64), as the page decodes it: [r, g, b, a, r, ...]
+DECODE = """async (png) => {
+    const img = new Image();
+    img.src = "data:image/png;base64," + png;
+    await img.decode();
+    const c = document.createElement("canvas");
+    c.width = img.width;
+    c.height = img.height;
+    const g = c.getContext("2d");
+    g.drawImage(img, 0, 0);
+    return g.getImageData(0, 0, c.width, c.height).data;
+}"""
+
+
 def share_of(page, locator, colour, near=24):
     """The share of the pixels ``locator`` covers on the screen that show
     ``colour`` (each channel within ``near``), from a screenshot."""
     png = base64.b64encode(locator.screenshot()).decode()
     return page.evaluate("""async ([png, rgb, near]) => {
-        const img = new Image();
-        img.src = "data:image/png;base64," + png;
-        await img.decode();
-        const c = document.createElement("canvas");
-        c.width = img.width;
-        c.height = img.height;
-        const g = c.getContext("2d");
-        g.drawImage(img, 0, 0);
-        const d = g.getImageData(0, 0, c.width, c.height).data;
+        const d = await (%s)(png);
         let hits = 0;
         for (let i = 0; i < d.length; i += 4) {
             if (Math.abs(d[i] - rgb[0]) <= near && Math.abs(d[i + 1] - rgb[1]) <= near && Math.abs(d[i + 2] - rgb[2]) <= near) hits++;
         }
         return hits / (d.length / 4);
-    }""", [png, list(colour), near])
+    }""" % DECODE, [png, list(colour), near])
+
+
+def looks_the_same(page, a, b):
+    """Whether two PNGs show the same picture: the same size, and no more
+    pixels apart than the rounding of a few anti-aliased edges (a light of
+    the board changed is some hundreds)."""
+    return page.evaluate("""async ([a, b]) => {
+        const [x, y] = [await (%s)(a), await (%s)(b)];
+        let apart = 0;
+        for (let i = 0; i < x.length; i += 4) {
+            if (Math.abs(x[i] - y[i]) + Math.abs(x[i + 1] - y[i + 1]) + Math.abs(x[i + 2] - y[i + 2]) > 24) apart++;
+        }
+        return x.length === y.length && apart <= 64;
+    }""" % (DECODE, DECODE), [base64.b64encode(a).decode(), base64.b64encode(b).decode()])
 
 
 def lens_fills(page):
@@ -219,3 +243,36 @@ def test_on_a_phone_a_tap_anywhere_in_a_space_reaches_it(phone):
         phone.mouse.click(cell["x"] + cell["width"] * 0.97, cell["y"] + cell["height"] / 2)  # beside the drawn tile
         phone.wait_for_selector("#hand .token")  # the piece standing there was lifted
         assert phone.locator(".piece text").first.bounding_box()["height"] >= 10  # a piece's number reads on a phone too
+
+
+def screenshot(page, name):
+    """Write the README's screenshot ``name``, unless the file shows the same
+    picture already (the rounding of a few edges differs from run to run).
+    The pause that holds the lights still is not shown: a player sees them
+    so while the board plays."""
+    page.wait_for_timeout(500)  # a wheel's turn and a pressed button's spring settle
+    shot = page.screenshot(animations="disabled", style="#paused-tag, #pause { display: none !important; }")
+    path = os.path.join(ROOT, SHOTS, name)
+    if not (os.path.exists(path) and looks_the_same(page, open(path, "rb").read(), shot)):
+        with open(path, "wb") as f:
+            f.write(shot)
+    with open(os.path.join(ROOT, "README.md")) as f:
+        assert "%s/%s" % (SHOTS, name) in f.read()  # the README shows it
+
+
+def test_the_readme_screenshots(browser):
+    with serving(urandom=Bytes(DETOUR_DICE), pace_ms=PACE_MS) as server:
+        for page in opened(browser, DESKTOP):
+            session = detour_after_the_first_roll(page, server)
+            click_space(page, "a4")  # lifted: where it may go lights white
+            shows(page, "#say", "put the piece down")
+            hold_still(page, session, at=C.BREATHE_MS // 2)  # the pieces that may move at their brightest
+            screenshot(page, "desktop-detour.png")
+    with serving(urandom=Bytes([3]), pace_ms=PACE_MS) as server:  # sticks: two flat sides, a throw of 2
+        for page in opened(browser, PHONE):
+            session = start(page, server, "mehen", ["human", "human"])
+            press(page, 0)
+            steps(page, 1)
+            shows(page, "#say", "lift a glowing piece")
+            hold_still(page, session, at=C.BREATHE_MS // 2)  # the pieces that may move at their brightest
+            screenshot(page, "phone-mehen.png")
