@@ -198,7 +198,7 @@ def test_a_replay_marks_its_step_and_goes_to_a_step_clicked(desktop, tmp_path):
         assert drawn_pieces(desktop) == expected  # the board as it stood after step 5
 
 
-TARGETS = """() => [...document.querySelectorAll('button, a.button, .file, select, input, #record li[tabindex]')]
+TARGETS = """() => [...document.querySelectorAll('button, a.button, .file, select, input, summary, #record li[tabindex]')]
     .map(e => e.closest('label.option') || e)
     .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
     .map(e => { const r = e.getBoundingClientRect(); return [e.id || e.dataset.button || e.dataset.panel || e.textContent.trim(), r.width, r.height]; })"""
