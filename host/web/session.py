@@ -638,7 +638,9 @@ class Session:
         if game.phase == WHEEL:
             return "%s landed on a star: turn one wheel a quarter turn." % who
         if game.phase == DECIDE:
-            hint = " Hint: the piece on %s to %s (blinking white)." % (names[ctl.hint[0]], names[ctl.hint[1]]) if ctl.hint else ""
+            hint = ""
+            if ctl.hint:
+                hint = " Hint: the piece on %s to %s (blinking white)." % (names[ctl.hint[0]], names[ctl.hint[1]])
             if ctl.in_hand() >= 0:
                 return "%s: put the piece down on a white space.%s" % (who, hint)
             return "%s: lift a glowing piece (click it), then click a white space.%s" % (who, hint)
