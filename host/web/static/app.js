@@ -545,12 +545,13 @@ function chipMark(chip, owner) {
   return chip;
 }
 
-// Every piece of a player carries their shape on a dark badge at its edge.
+// Every piece of a player carries their shape on a dark badge at its edge,
+// on the ring and off the light it shows.
 function markPieces(g, u) {
   for (const p of g.querySelectorAll("[data-owner]")) {
     const owner = Number(p.dataset.owner);
     if (owner < 0) continue;
-    const badge = svg("g", { class: "owner-mark", transform: `translate(${u * 0.2} ${u * 0.2}) scale(${u * 0.13})` }, p);
+    const badge = svg("g", { class: "owner-mark", transform: `translate(${u * 0.31} ${u * 0.31}) scale(${u * 0.13})` }, p);
     svg("circle", { r: 1 }, badge);
     svg("path", { d: markOf(owner)[1], class: "mark-shape" }, badge);
   }
