@@ -221,7 +221,7 @@ def test_on_a_phone_the_die_buttons_are_in_view_and_fit_a_finger(phone, game):
         phone.wait_for_selector(".game")
         phone.click("summary")  # the rule options, with their checkboxes
         assert small_targets(phone) == []
-        start(phone, server, game, ["human", "human"])
+        session = start(phone, server, game, ["human", "human"])
         assert in_view(phone, "#say")
         assert in_view(phone, '.press[data-button="0"]') and in_view(phone, '.press[data-button="1"]')
         if game == "mehen":
@@ -235,6 +235,9 @@ def test_on_a_phone_the_die_buttons_are_in_view_and_fit_a_finger(phone, game):
         assert phone.locator(".keys").evaluate_all("keys => keys.every(k => !k.getClientRects().length)")  # no keys on a phone
         assert not phone.locator(".press kbd").first.is_visible()
         assert phone.locator(".space").first.bounding_box()["width"] >= 24  # as wide as the board's columns allow
+        kinds = session.rig.game.board.kinds
+        for pocket in [s for s in range(len(kinds)) if kinds[s] == "pocket"]:  # Tiddlee Snuka's stand apart: a finger's size
+            assert phone.locator('.space[data-space="%d"]' % pocket).bounding_box()["width"] >= 44
 
 
 def test_on_a_phone_a_tap_anywhere_in_a_space_reaches_it(phone):

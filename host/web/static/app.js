@@ -257,7 +257,7 @@ function drawBoard(b) {
   b.spaces.forEach((s, i) => {
     const g = svg("g", { class: "space", "data-space": i, "data-id": s.id, transform: `translate(${s.x} ${s.y})` }, spaces);
     // a click anywhere in the space's cell reaches it; a pocket stands apart, its cell is larger
-    const reach = s.kind === "pocket" ? u : u / 2;
+    const reach = s.kind === "pocket" ? u * 1.2 : u / 2;
     svg("rect", { x: -reach, y: -reach, width: 2 * reach + (s.kind === "trademark" ? u : 0), height: 2 * reach, fill: "transparent" }, g);
     tile(g, s, u);
     const r = s.kind === "pocket" ? u * 0.4 : u * 0.3;
