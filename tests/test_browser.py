@@ -15,7 +15,6 @@ from host.screen import screen_colours
 from test_web_server import serving
 
 ROOT = __file__.rsplit("/tests/", 1)[0]
-PACE_MS = 120  # computer seats act this often
 # the browser: where CHROMIUM points, else the first of these on the PATH
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 CHROMIUM = os.environ.get("CHROMIUM") or next(filter(None, map(shutil.which, BROWSERS)), None)
@@ -117,7 +116,7 @@ def assert_shows_the_firmware_frame(page, session, resume=True):
 
 def test_a_detour_turn_played_with_clicks(page, tmp_path_factory):
     # dice: 1,3 for player 1; 1,2 for player 2; then 1,6 for player 1 (a byte b is the face b + 1)
-    with serving(urandom=Bytes([0, 2, 0, 1, 0, 5]), pace_ms=PACE_MS) as server:
+    with serving(urandom=Bytes([0, 2, 0, 1, 0, 5])) as server:
         session = start(page, server, "detour", ["human", "human"])
         press(page, 0)
         steps(page, 1)
@@ -153,7 +152,7 @@ def test_a_detour_turn_played_with_clicks(page, tmp_path_factory):
 
 
 def test_sniggle_rolls_and_shows_the_frame(page):
-    with serving(pace_ms=PACE_MS) as server:
+    with serving() as server:
         session = start(page, server, "sniggle", ["human", "human"])
         assert page.locator(".piece").count() == 8  # four numbered pieces each, on their start squares
         press(page, 1)
@@ -164,7 +163,7 @@ def test_sniggle_rolls_and_shows_the_frame(page):
 
 def test_mehen_against_a_computer_and_the_record_replays(page, tmp_path):
     # sticks: a byte's low 3 bits; 3 = two flat sides, a throw of 2
-    with serving(urandom=Bytes([3]), pace_ms=PACE_MS) as server:
+    with serving(urandom=Bytes([3])) as server:
         session = start(page, server, "mehen", ["human", "greedy"])
         press(page, 0)
         steps(page, 1)
@@ -191,7 +190,7 @@ def test_mehen_against_a_computer_and_the_record_replays(page, tmp_path):
 
 
 def test_snuka_is_played_with_the_buttons(page):
-    with serving(pace_ms=PACE_MS) as server:
+    with serving() as server:
         session = start(page, server, "snuka", ["human", "human"])
         click_space(page, "TL")  # a counter drops through the top-left pocket: the pots come first
         page.wait_for_function("() => document.getElementById('picked').textContent.startsWith('R: player 1 pots the red')")
@@ -204,6 +203,27 @@ def test_snuka_is_played_with_the_buttons(page):
         shows(page, "#players-list", "8 points")
         assert session.keeper.steps == 2 and "K" in page.inner_text("#record")
         assert_shows_the_firmware_frame(page, session)
+
+
+def test_the_computer_players_go_at_the_speed_chosen_step_by_step_or_instantly(page):
+    with serving() as server:
+        session = start(page, server, "sniggle", ["search", "greedy"])
+        assert page.input_value("#speed") == "fast"
+        page.select_option("#speed", "step")
+        page.wait_for_selector("#next-step:not([hidden])")
+        page.wait_for_timeout(1500)  # a step under way when the speed changed is finished
+        taken = session.keeper.steps
+        steps(page, taken)
+        page.wait_for_timeout(1000)
+        assert session.keeper.steps == taken  # nothing happens until a person asks
+        page.click("#next-step")
+        steps(page, taken + 1)
+        page.wait_for_timeout(1000)
+        assert session.keeper.steps == taken + 1  # one step for each ask
+        page.select_option("#speed", "instant")
+        shows(page, "#phase", "Game over")
+        assert page.is_hidden("#next-step")
+        steps(page, session.keeper.steps)
 
 
 def test_make_sim_serves_the_page_on_the_port_it_prints(page):
@@ -229,7 +249,7 @@ def focused(page):
 
 
 def test_a_board_without_sensors_is_played_with_button_1(page):
-    with serving(urandom=Bytes([0, 2]), pace_ms=PACE_MS) as server:  # dice 1 and 3
+    with serving(urandom=Bytes([0, 2])) as server:  # dice 1 and 3
         session = start(page, server, "detour", ["human", "human"], board="buttons")
         assert session.sensors is False and page.locator("#hand-card").is_hidden()
         shows(page, "#help", "This board has no sensors: button 1 steps through what may happen now")
@@ -249,7 +269,7 @@ def test_a_board_without_sensors_is_played_with_button_1(page):
 
 
 def test_every_space_is_reached_and_played_with_the_keyboard(page, tmp_path):
-    with serving(urandom=Bytes([0, 2]), pace_ms=PACE_MS) as server:  # dice 1 and 3
+    with serving(urandom=Bytes([0, 2])) as server:  # dice 1 and 3
         session = start(page, server, "detour", ["human", "human"])
         page.keyboard.press("a")
         steps(page, 1)
@@ -311,7 +331,7 @@ def test_every_space_is_reached_and_played_with_the_keyboard(page, tmp_path):
 
 
 def test_each_player_has_a_shape_beside_their_colour_and_the_legend_says_so(page):
-    with serving(pace_ms=PACE_MS) as server:
+    with serving() as server:
         start(page, server, "sniggle", ["human", "human"])
         marks = page.evaluate("""() => [0, 1].map(p => [...document.querySelectorAll(
             `.piece [data-owner="${p}"] .owner-mark path`)].map(e => e.getAttribute('d')))""")
@@ -328,7 +348,7 @@ def test_each_player_has_a_shape_beside_their_colour_and_the_legend_says_so(page
 
 
 def test_the_board_log_lists_what_the_controller_logs(page):
-    with serving(pace_ms=PACE_MS) as server:
+    with serving() as server:
         session = start(page, server, "mehen", ["human", "human"])
         shows(page, "#log", "Nothing yet")
         press(page, 1, 900)  # a long press of button 2 offers a new game

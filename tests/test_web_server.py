@@ -79,6 +79,7 @@ def post(path, body, length=None, extra=b""):
     (post(b"/api/sessions", b'{"game": {}, "players": 2}'), 400, "unknown game"),
     (post(b"/api/sessions", b'{"game": "detour", "players": 2, "seats": 3}'), 400, "seats: "),
     (post(b"/api/sessions", b'{"game": "detour", "players": 2, "options": [1]}'), 400, "options: "),
+    (post(b"/api/sessions", b'{"game": "detour", "players": 2, "speed": ["fast"]}'), 400, "speed: one of slow, normal"),
     (post(b"/api/replay", b"\xff\xfe{}"), 400, "line 1: not valid JSON"),
     (b"PUT /api/sessions HTTP/1.1\r\nHost: x\r\n\r\n", 405, "PUT is not served here"),
     (b"GET / HTTP/2.0\r\n\r\n", 400, "Invalid HTTP version"),

@@ -1,22 +1,39 @@
-"""What the browser simulator's panel tells the players (host/web/session.py):
-the next thing to do, calmly, and a mistake only when it is one."""
+"""The browser simulator's table (host/web/session.py): what the panel tells
+the players (the next thing to do, calmly, and a mistake only when it is
+one), and the computer seats at the speed people choose. The board's clock
+is stepped here (``advance``): times are the board's milliseconds."""
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
 from hal.simulated import Bytes
+from host.boardfile import read_board
 from host.web import layout
-from host.web.session import Session, create
+from host.web.session import DEFAULT_SPEED, SPEEDS, Session, create
+from rules.core import OVER, RulesError
 from rules.games import new_game
+from rules.record import replay
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def session(name, **kw):
-    game = new_game(name, json.loads((ROOT / "boards" / ("%s.json" % name)).read_text()), 2)
-    return Session(game, ["human", "human"], **kw)
+def session(name, seats=("human", "human"), speed=DEFAULT_SPEED, seed=1, **kw):
+    """A table with its clock standing still (``advance`` moves it); the dice
+    and the computer seats from ``seed``."""
+    game = new_game(name, json.loads((ROOT / "boards" / ("%s.json" % name)).read_text()), len(seats))
+    settings = dict({"urandom": random.Random(seed).randbytes, "speed": speed, "running": False}, **kw)
+    return Session(game, list(seats), **settings)
+
+
+def run_until(s, done, limit_ms):
+    """Advance the board until ``done()``; the board's milliseconds it took."""
+    start = s.rig.now
+    while not done() and s.rig.now - start < limit_ms:
+        s.advance(100)
+    return s.rig.now - start
 
 
 def test_a_wheel_still_turning_is_not_called_a_mistake():
@@ -100,5 +117,75 @@ def test_each_lit_space_says_what_its_light_asks_for():
             assert lights == {"d1": "the lifted piece came from here", "a4": "a piece that may move (breathing)",
                               "c1": "wrong: no piece belongs here (red, fast blink)",
                               "e1": "the lifted piece may go here (white)", "g1": "the lifted piece may go here (white)"}
+    finally:
+        s.close()
+
+
+# -- computer seats at the speed people choose ------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["detour", "sniggle", "mehen", "snuka"])
+def test_an_all_computer_game_ends_within_two_minutes_of_the_boards_time_at_the_default_speed(name):
+    s = session(name, ("search", "search"))
+    try:
+        took = run_until(s, lambda: s.rig.game.phase == OVER, 600000)
+        assert s.rig.game.phase == OVER and took < 120000, took
+        assert s.rig.ctl.faults == 0
+        with open(s.keeper.record_path) as f:  # the record is the board's, and replays to its game
+            assert replay(f, read_board).save() == s.rig.game.save()
+    finally:
+        s.close()
+
+
+def test_computer_seats_pause_after_each_step_as_long_as_the_speed_says():
+    took = {}
+    for speed in ("slow", "normal", "fast"):
+        s = session("sniggle", ("greedy", "greedy"), speed)
+        try:
+            took[speed] = run_until(s, lambda: s.keeper.steps >= 12, 120000)
+            assert s.keeper.steps == 12
+        finally:
+            s.close()
+    assert took["slow"] > took["normal"] > took["fast"]
+    assert took["slow"] >= 11 * SPEEDS["slow"] and took["fast"] < 12 * SPEEDS["normal"]  # a pause between each two
+
+
+def test_step_by_step_a_computer_seat_acts_only_when_asked_one_step_at_a_time():
+    s = session("detour", ("search", "random"), "step")
+    try:
+        s.advance(20000)
+        assert s.keeper.steps == 0 and s.rig.sim.frames > 0  # the board runs; nobody plays
+        for steps in (1, 2, 3, 4):
+            s.act({"do": "next"})
+            s.advance(5000)
+            assert s.keeper.steps == steps
+        assert not s.rig.ctl.disagrees()  # each step ends with the board as the game has it
+        s.act({"do": "speed", "to": "fast"})
+        s.advance(5000)
+        assert s.keeper.steps > 6
+    finally:
+        s.close()
+
+
+def test_a_computer_seat_names_its_tiddlee_snuka_shot_with_the_boards_own_button():
+    s = session("snuka", ("greedy", "greedy"))
+    try:
+        times = []
+        while len(times) < 20:
+            times.append(run_until(s, lambda: s.keeper.steps > len(times), 20000))
+        assert max(times) < 1000, times  # a shot told with one press, not clicked through choice by choice
+    finally:
+        s.close()
+
+
+def test_a_speed_that_does_not_exist_is_refused_naming_the_field():
+    with pytest.raises(RulesError, match="speed: one of slow, normal, fast, instant, step"):
+        create("detour", 2, ["human", "search"], {}, speed="warp")
+    s = session("detour")
+    try:
+        for wrong in ("warp", ["fast"], None):
+            with pytest.raises(ValueError, match="to: the speed is one of slow, normal"):
+                s.act({"do": "speed", "to": wrong})
+        assert s.state()["speed"] == DEFAULT_SPEED
     finally:
         s.close()

@@ -3,10 +3,11 @@ for what the board shows.
 
     GET  /                           the page (static/)
     GET  /api/games                  the games, their player counts and rule options
-    POST /api/sessions               {"game", "players", "seats", "options", "sensors"} -> {"id"}
+    POST /api/sessions               {"game", "players", "seats", "options", "sensors", "speed"} -> {"id"}
     POST /api/replay                 a game record (JSON Lines) -> {"id"} at its end
     GET  /api/sessions/ID/events     the news as it happens: board, record, state, frame
-    POST /api/sessions/ID            one action: {"do": "space" | "button" | "turn" | ..., "n": ...}
+    POST /api/sessions/ID            one action: {"do": "space" | "button" | "turn" | ..., "n": ...};
+                                     the computer seats' speed {"do": "speed", "to": "fast"}, {"do": "next"}
     GET  /api/sessions/ID/record     the game record so far (game.jsonl)
 
 Every request that cannot be served gets a 4xx and ``{"error": "..."}``.
@@ -46,9 +47,9 @@ class SimServer(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 64  # a page's streams and requests arrive together
 
-    def __init__(self, address, urandom=os.urandom, pace_ms=600, timeout_s=TIMEOUT_S):
+    def __init__(self, address, urandom=os.urandom, speed=session.DEFAULT_SPEED, timeout_s=TIMEOUT_S):
         self.sessions = {}
-        self.options = {"urandom": urandom, "pace_ms": pace_ms}
+        self.options = {"urandom": urandom, "speed": speed}
         self.catalogue = json.dumps(layout.catalogue())
         self.timeout_s = timeout_s
         self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
@@ -141,11 +142,12 @@ def _answer(code, message):
             % (code, HTTPStatus(code).phrase.encode(), len(body), body))
 
 
-def make_server(host="127.0.0.1", port=0, urandom=os.urandom, pace_ms=600, timeout_s=TIMEOUT_S):
+def make_server(host="127.0.0.1", port=0, urandom=os.urandom, speed=session.DEFAULT_SPEED, timeout_s=TIMEOUT_S):
     """A server on ``host:port`` (0: any free port); ``urandom`` is the dice's
-    random source, ``pace_ms`` how long a computer seat takes per action,
-    ``timeout_s`` how long a connection may take to send its request."""
-    return SimServer((host, port), urandom, pace_ms, timeout_s)
+    random source, ``speed`` the computer seats' speed in a new game where the
+    page names none (``session.SPEEDS``), ``timeout_s`` how long a connection
+    may take to send its request."""
+    return SimServer((host, port), urandom, speed, timeout_s)
 
 
 def _object(body):
@@ -294,8 +296,9 @@ class Handler(BaseHTTPRequestHandler):
         body = self._body()
         if parts == ["api", "sessions"]:
             ask = _object(body)
+            settings = dict(self.server.options, **({"speed": ask["speed"]} if "speed" in ask else {}))
             made = session.create(ask.get("game"), ask.get("players"), ask.get("seats"), ask.get("options"),
-                                  ask.get("sensors", True), **self.server.options)
+                                  ask.get("sensors", True), **settings)
             self._json(200, {"id": self.server.add(made).id})
         elif parts == ["api", "replay"]:
             made = session.load(body, **self.server.options)

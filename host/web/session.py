@@ -8,8 +8,12 @@ which no firmware knows: which pieces stand on which space (a stack can stand
 on a START or a tail), the pieces in the players' hand, the wheels. A click
 on the page becomes what a hand does on a real board, and the controller
 reacts to it as on the Pico. Computer seats play through the same hands: they
-press the die buttons, lift and put pieces, turn wheels and click through the
-button picker.
+press the die buttons, lift and put pieces, turn wheels, press Tiddlee Snuka's
+own buttons, and click through the button picker where nothing else says it.
+They act on the board's clock, pausing after every step as long as the
+session's speed says (``SPEEDS``), or, at speed ``step``, only when asked
+(``next``); at ``instant`` with no person at the table the clock runs as fast
+as the PC can.
 
 What the page shows of the lights is the pixel port's last frame through
 ``host.screen.screen_colours``; nothing about the game is worked out twice.
@@ -39,21 +43,30 @@ from rules.record import RecordError, apply, replay, start
 
 BOX = -1  # a piece from the box: nobody's until the game says whose
 LION_MARK = -2  # how the page is told a piece is one of Mehen's lions
-CLICK_MS = 80  # the shortest press of a button (the firmware debounces 8 ms)
+CLICK_MS = 40  # the shortest press of a button (the firmware debounces 8 ms)
 HOLD_MS = LONG_MS + 150  # a long press
 SWAP_MS = 3 * LIFT_MS  # a piece taken off a space, then another set down there: both are sensed
 PUBLISH_MS = 15  # how often news is gathered for the page
 LOG_LINES = 40  # the controller's last log lines the page lists
-CATCH_UP_MS = 250
-RETRY_MS = 3000
-UNWATCHED_S = 60  # a board nobody has watched for this long stands still (its clock stops)  # a computer's move the board has not taken by then is tried again  # after a stall (a busy machine) the clock jumps rather than races
+CATCH_UP_MS = 250  # after a stall (a busy machine) the clock jumps rather than races
+RETRY_MS = 3000  # a computer's move the board has not taken by then is tried again
+UNWATCHED_S = 60  # a board nobody has watched for this long stands still (its clock stops)
+# how long the board runs after each step before a computer seat takes its next
+# one; at "step" a computer seat acts only when asked (``next``)
+SPEEDS = {"slow": 1500, "normal": 500, "fast": 30, "instant": 0, "step": 0}
+DEFAULT_SPEED = "fast"
+HAND_MS = 60  # between the motions of one step (a piece lifted, then put down)
+UP_MS = 4 * Rig.STEP_MS  # a button let go stays up this long before it is pressed again (the firmware debounces 8 ms)
+WARP_TICKS = 200  # at "instant" with computers only: ticks run per pass of the clock
 _ORDER = ("board", "record", "state", "frame")  # the page needs the board before anything on it
 
 
-def create(name, players, seats, options, sensors=True, **kw):
+def create(name, players, seats, options, sensors=True, speed=DEFAULT_SPEED, **kw):
     """A session with a fresh game (``sensors`` False: a board without piece
     sensors, played in button mode); RulesError says what is wrong with the settings."""
     find_game(name if isinstance(name, str) else repr(name))
+    if not isinstance(speed, str) or speed not in SPEEDS:
+        raise RulesError("speed: one of %s" % ", ".join(SPEEDS))
     if not isinstance(options, (dict, type(None))):
         raise RulesError("options: must be an object of rule options")
     if not isinstance(sensors, bool):
@@ -62,7 +75,7 @@ def create(name, players, seats, options, sensors=True, **kw):
     seats = seats or ["human"] * game.players
     if not isinstance(seats, list) or len(seats) != game.players or any(s not in layout.SEATS for s in seats):
         raise RulesError("seats: one of %s for each of the %d players" % (", ".join(layout.SEATS), game.players))
-    return Session(game, seats, sensors=sensors, **kw)
+    return Session(game, seats, sensors=sensors, speed=speed, **kw)
 
 
 def load(text, **kw):
@@ -74,16 +87,19 @@ def load(text, **kw):
 
 
 class Session:
-    def __init__(self, game, seats, urandom=os.urandom, pace_ms=600, loaded=None, sensors=True):
+    """``running=False`` leaves the clock still: ``advance(ms)`` moves it."""
+
+    def __init__(self, game, seats, urandom=os.urandom, speed=DEFAULT_SPEED, loaded=None, sensors=True, running=True):
         self.id = os.urandom(8).hex()
         self.folder = tempfile.mkdtemp(prefix="board-sim-")
         self.keeper = Keeper(self.folder + os.sep)  # a save and a record, kept as on the Pico
         self.urandom = urandom
         self.seats = seats
         self.sensors = sensors  # False: button mode, the pieces are moved by hand where the lights say
-        self.players = {p: PLAYERS[kind](Rng(int.from_bytes(os.urandom(4), "little") | 1))
+        self.players = {p: PLAYERS[kind](Rng(int.from_bytes(urandom(4), "little") | 1))
                         for p, kind in enumerate(seats) if kind != "human"}
-        self.pace = pace_ms / 1000
+        self.speed = speed
+        self.asked = False  # at speed "step": a person asked the computer seats for their next step
         self.lock = threading.Condition(threading.RLock())
         self.closed = False
         self.paused = False
@@ -96,9 +112,8 @@ class Session:
         self.lines = []  # the game record so far
         with self.lock:
             self._begin(game, loaded[1] if loaded else ())
-        threading.Thread(target=self._clock, daemon=True).start()
-        if self.players:
-            threading.Thread(target=self._computers, daemon=True).start()
+        if running:
+            threading.Thread(target=self._clock, daemon=True).start()
 
     # -- setting up -------------------------------------------------------------
 
@@ -117,6 +132,7 @@ class Session:
         self.plans = {}
         self.carrying = None
         self.tidy_for = -1  # a computer seat that still puts the pieces right after its step
+        self.due = self.rig.now  # no computer seat acts before this
         self.duel_turn = 0
         self._game = game
         self._steps = self.keeper.steps
@@ -179,12 +195,21 @@ class Session:
                 if self.closed:
                     return
                 if not self.paused:
-                    for _ in range(ticks):
-                        self._tick()
-                    self._watch()
+                    if self._warping():
+                        ticks, last = WARP_TICKS, now
+                    self._run(ticks)
                 if now - published >= PUBLISH_MS / 1000:
                     published = now
                     self._publish()
+
+    def advance(self, ms):
+        """Run the board ``ms`` on, the computer seats acting as they would."""
+        with self.lock:
+            self._run(ms // Rig.STEP_MS)
+
+    def _run(self, ticks):
+        for _ in range(ticks):
+            self._tick()
 
     def _tick(self):
         rig = self.rig
@@ -192,6 +217,18 @@ class Session:
         while self.later and self.later[0][0] <= rig.now:
             self.later.pop(0)[1]()
         rig.ctl.tick(rig.now)
+        self._watch()
+        if self.players and diff(rig.now, self.due) >= 0:
+            if self.later or any(d is not None for d in self.down) or any(d is not None for d in self.panel_down):
+                self.due = rig.now + UP_MS  # the hands are busy
+            elif self._computer_step():
+                self.due = rig.now + HAND_MS
+
+    def _warping(self):
+        """Whether the clock runs as fast as it can: at speed instant, with computers only."""
+        ctl = self.rig.ctl
+        return (self.speed == "instant" and len(self.players) == len(self.seats)
+                and ctl.game.phase != OVER and ctl.prompt < 0)
 
     def _later(self, ms, action):
         self.later.append((self.rig.now + ms, action))
@@ -210,6 +247,8 @@ class Session:
                 self.tidy_for = self._actor
             if not self.sensors:  # the players moved the pieces as the lights showed
                 self._set_up()
+            self.due = self.rig.now + SPEEDS[self.speed]
+            self.asked = False
             if self.loaded and self._record_lines()[1:] != self.loaded[1][:self.keeper.steps]:
                 self.loaded = None  # played on differently: no longer a replay
             self._record_news()
@@ -299,6 +338,7 @@ class Session:
     def _release(self, i, panel=False):
         (self.panel_down if panel else self.down)[i] = None
         self._level(i, panel, 1)
+        self.due = max(self.due, self.rig.now + UP_MS)  # it must read as up before the next press
 
     def _level(self, i, panel, level):
         """Button ``i``'s line: 0 pressed, 1 let go."""
@@ -309,9 +349,9 @@ class Session:
         else:
             self.rig.sim.press(i)
 
-    def _press(self, i, ms):
-        self.button(i, True)
-        self._later(ms, lambda: self._release(i))
+    def _press(self, i, ms, panel=False):
+        self.button(i, True, panel)
+        self._later(ms, lambda: self._release(i, panel))
 
     def act(self, request):
         """Apply one action from the page; ValueError says what was wrong with it."""
@@ -336,6 +376,15 @@ class Session:
                 self._set_up()
             elif what == "pause":
                 self.paused = bool(request.get("on"))
+            elif what == "speed":
+                speed = request.get("to")
+                if not isinstance(speed, str) or speed not in SPEEDS:
+                    raise ValueError("to: the speed is one of %s" % ", ".join(SPEEDS))
+                self.speed = speed
+                self.asked = False
+                self.due = min(self.due, self.rig.now + SPEEDS[speed])
+            elif what == "next":
+                self.asked = True
             elif what == "brightness" and 1 <= n <= 100:
                 self.rig.ctl.ports.pixels.brightness = (n * 256 + 50) // 100
             elif what == "goto" and self.loaded:
@@ -355,49 +404,36 @@ class Session:
 
     # -- the computer seats ----------------------------------------------------------
 
-    def _computers(self):
-        """Each computer seat acts like a person at the table, one action a beat."""
-        while not self.closed:
-            time.sleep(self.pace)
-            with self.lock:
-                if self.closed:
-                    return
-                need = None if self.paused else self._computer_step()
-            if need:
-                key, seat, game = need
-                choice = self.players[seat].choose(game)  # thinking, with the board running on
-                with self.lock:
-                    self.plans[key] = choice
-
     def _computer_step(self):
-        """One action of a computer seat, or (key, seat, game) when it must think first."""
+        """One motion of a computer seat's hands, if one is due: whether it made one."""
         ctl = self.rig.ctl
         game = ctl.game
-        if self.later or any(d is not None for d in self.down):
-            return None
         if self.tidy_for >= 0:
             if self._tidy_one():
-                return None
+                return True
             self.tidy_for = -1
         if ctl.prompt >= 0 or game.phase == OVER:
-            return None
+            return False
+        key = (id(game), self.keeper.steps)
+        if self.speed == "step" and not self.asked and (self.carrying is None or self.carrying[0] != key):
+            return False  # a step once begun is finished; the next waits to be asked for
         if game.phase == POPOFF:
             poppers = [r for r in (0, 1) if ctl.duel is not None and ctl.duel.players[r] in self.players]
-            if poppers:
-                self.duel_turn += 1
-                self._press(poppers[self.duel_turn % len(poppers)], CLICK_MS)
-            return None
+            if not poppers:
+                return False
+            self.duel_turn += 1
+            self._press(poppers[self.duel_turn % len(poppers)], CLICK_MS)
+            return True
         seat = game.actor
         if seat not in self.players:
-            return None
+            return False
         if game.phase == ROLL:
             self._press(0, CLICK_MS)
-            return None
-        key = (id(game), self.keeper.steps)
+            return True
         if key not in self.plans:
-            return key, seat, game.copy()
+            self.plans = {key: self.players[seat].choose(game.copy())}
         self._carry_out(key, self.plans[key])
-        return None
+        return True
 
     def _carry_out(self, key, plan):
         ctl = self.rig.ctl
@@ -405,6 +441,10 @@ class Session:
         if plan[0] in ("pot", "also") and self.sensors and self.carrying != (key, "potted"):
             self.carrying = (key, "potted")  # Tiddlee Snuka: the counter drops through a pocket's beam first
             self.click_space(game.board.pockets[0])
+            return
+        named = _naming(game, plan, ctl.foul) if ctl.ports.panel is not None else -1
+        if named >= 0:  # Tiddlee Snuka: the board's own button that says it
+            self._press(named, CLICK_MS, panel=True)
             return
         if ctl.offered is not None or ctl.choice or plan in ctl.unseen:  # the picker: click to it, hold to confirm
             if ctl.choice and plan not in ctl.choice:
@@ -553,6 +593,7 @@ class Session:
             "hand": [_shown(piece) + [came] for piece, came in self.hand],
             "wheels": list(self.rig.sim.positions), "buttons": [d is not None for d in self.down],
             "picked": self._describe(picked) if picked is not None else "", "paused": self.paused,
+            "speed": self.speed,
             "duel": list(ctl.duel.players) if game.phase == POPOFF and ctl.duel is not None else [],
             "notes": self.notes, "lights": self._lights(),
         }
@@ -650,6 +691,22 @@ class Session:
 def _shown(piece):
     """A piece as the page draws it: Mehen's lions by a mark of their own."""
     return [LION_MARK if piece[0] == LION else piece[0], piece[1], piece[2]]
+
+
+def _naming(game, plan, foul):
+    """The board's own button (its index in ``board.buttons``) that names
+    ``plan`` now, after a foul kind's button named ``foul``: the button of the
+    step itself, or the foul kind's whose counter's button then names it; -1
+    where none does (a counter down in the same flick as one still held)."""
+    board = game.board
+    codes = [board.button_names.index(name) for name, _ in board.buttons]
+    for i in range(len(codes)):
+        named = game.button(codes[i], foul)
+        if named == plan:
+            return i
+        if foul < 0 and isinstance(named, int) and any(game.button(c, named) == plan for c in codes):
+            return i
+    return -1
 
 
 def _looks(game, decision):

@@ -157,7 +157,7 @@ async function startGame() {
   try {
     const seats = [...$("seats").querySelectorAll("select")].map((s) => s.value);
     const made = await post("/api/sessions", { game: chosen, players: Number($("players").value), seats, options: chosenOptions(),
-      sensors: $("sensors").value === "sensors" });
+      sensors: $("sensors").value === "sensors", speed: speedChosen });
     connect(made.id);
   } catch (err) {
     showError(err.message);
@@ -394,6 +394,7 @@ function showState(s) {
   });
   showHand(s.hand);
   showPlayers(s);
+  showSpeed(s);
   $("pause").textContent = s.paused ? "Resume" : "Pause";
   $("paused-tag").hidden = !s.paused;
   const drawn = JSON.stringify(s.pieces);
@@ -485,6 +486,17 @@ function scoreBar(item, bar) {
     addLed(led, svg("circle", { cx: 10 + k * 20, cy: 7, r: 6, fill: "#000", "stroke-width": 1 }, s));
   });
 }
+
+// How fast the computer seats act; step by step, they wait for "Next step".
+// A speed chosen here is kept for the next game set up.
+let speedChosen;
+function showSpeed(s) {
+  $("speed-card").hidden = s.seats.every((seat) => seat === "human");
+  if (document.activeElement !== $("speed")) $("speed").value = s.speed;
+  $("next-step").hidden = s.speed !== "step" || s.phase === "over";
+}
+$("speed").onchange = (e) => act({ do: "speed", to: (speedChosen = e.target.value) });
+$("next-step").onclick = () => act({ do: "next" });
 
 function showRecord(r) {
   record = r;
