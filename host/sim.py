@@ -9,13 +9,18 @@ buttons, lift and put pieces, turn the Detour wheels (``help`` lists it).
 Without --game it asks which game, how many players, which options, who
 plays each seat (a person, or a computer player acting on the board) and
 whether the board has piece sensors or is played with its buttons.
+Computer seats act at ``--speed``: a frame after every step, then a pause
+(none when the output is not a terminal); at ``step`` they act when asked
+(``next``). Colours go to a terminal only, and not with NO_COLOR set
+(``--colour`` forces them).
 
-``--auto`` is the scripted run: computer players only, on the rules core,
-printing the board after every turn (``--seed`` or ``--quiet`` imply it):
+``--auto`` watches computer players only, on the same simulated board, a
+frame after every step (``--seed`` or ``--quiet`` imply it); the same seed
+plays the same game:
 
     python -m host.sim --auto [--game NAME] [--seed N] [--players N]
                        [--seats KIND,...] [--option NAME=VALUE]...
-                       [--record FILE] [--quiet]
+                       [--speed SPEED] [--record FILE] [--quiet]
 """
 
 import argparse
@@ -23,16 +28,18 @@ import json
 import os
 import re
 import sys
+import time
 
 from hal.simulated import Rig
 from host import views
 from host.boardfile import read_board
 from host.screen import screen_colours
+from host.web.session import DEFAULT_SPEED, SPEEDS
 from rules.core import DECIDE, PHASE_NAMES, POPOFF, WHEEL, RulesError
 from rules.games import GAMES, find_game, new_game
 from rules.players import PLAYERS
-from rules.playout import Rng, sample
-from rules.record import dumps, header, line
+from rules.playout import Rng
+from rules.record import dumps, header
 
 CHOOSER = ("detour", "sniggle", "mehen", "snuka")  # the order the chooser offers them
 TITLES = {"detour": "Detour", "sniggle": "Sniggle", "mehen": "Mehen", "snuka": "Tiddlee Snuka"}
@@ -51,7 +58,8 @@ Commands (a space is named as in boards/<game>.json: d1, SR1, 12, ...):
                 wheel turn where that is allowed, or else lights a suggested move (a hint);
                 h2 offers a new game (h2 again starts it, r1 keeps this one)
   lift S        lift the piece standing on space S
-  put S         put a piece down on space S (Tiddlee Snuka: a counter drops into pocket S)
+  put S         put a piece down on space S: the one last lifted, else one from the box
+                (Tiddlee Snuka: a counter drops into pocket S)
   m A B         move: lift the piece on A and put it on B (a piece on B is lifted first)
   w N+, w N-    turn Detour wheel N (1-4) a quarter turn clockwise / anticlockwise
                 (w N+2: a half turn)
@@ -63,10 +71,12 @@ Commands (a space is named as in boards/<game>.json: d1, SR1, 12, ...):
   legal         every legal step now, and how to make it on the board
   wait MS       let MS milliseconds pass (Enter alone: half a second)
   new           hold button 2 twice: a new game
+  speed NAME    how fast the computer players act: %s
+  next, n       at speed step: the computer players take their next step
   help          this list
   q             quit
 Lights: a piece that may move breathes in its player's colour, white is where it may
-go, blinking amber asks for a piece, blinking red is wrong (lift it or turn it back)."""
+go, blinking amber asks for a piece, blinking red is wrong (lift it or turn it back).""" % ", ".join(SPEEDS)
 
 
 def option(text):
@@ -92,12 +102,17 @@ def parse_args(argv):
     parser.add_argument("--record", metavar="FILE", help="write the game record (JSON Lines) here")
     parser.add_argument("--buttons", action="store_true",
                         help="a board without piece sensors: button 1 steps through the moves, holding it makes one")
-    parser.add_argument("--plain", action="store_true", help="no colours, letters only (also when NO_COLOR is set)")
+    parser.add_argument("--plain", action="store_true", help="no colours, letters only")
+    parser.add_argument("--colour", "--color", action="store_true",
+                        help="colours even where the output is not a terminal or NO_COLOR is set")
+    parser.add_argument("--speed", choices=SPEEDS,
+                        help="how fast computer players act: the pause after each step at a terminal "
+                        "(default %s, with --auto normal); step: when asked" % DEFAULT_SPEED)
     parser.add_argument("--auto", action="store_true",
-                        help="a scripted game between computer players on the rules core")
-    parser.add_argument("--seed", type=int, help="the scripted game (implies --auto) of this seed (default 1)")
+                        help="watch computer players play a game on the simulated board")
+    parser.add_argument("--seed", type=int, help="the watched game (implies --auto) of this seed (default 1)")
     parser.add_argument("--quiet", action="store_true",
-                        help="the scripted game (implies --auto), printing only the final board and the result")
+                        help="the watched game (implies --auto), printing only the final board and the result")
     args = parser.parse_args(argv)
     # the scripted run's own flags imply it, as they did before the interactive game existed
     args.auto = args.auto or args.seed is not None or args.quiet
@@ -119,19 +134,21 @@ def main(argv=None, input=None, output=None, urandom=None):
     ``urandom`` (the die's random source) to os.urandom."""
     args = parse_args(argv)
     out = output or sys.stdout
-    if args.auto:
-        return auto(args, out)
     ask = asker(input or sys.stdin, out)
+    tty = out.isatty()
+    colour = not args.plain and (args.colour or tty and not os.environ.get("NO_COLOR"))
     try:
+        if args.auto:
+            return watch(args, ask, out, colour)
         setup = choose(args, ask, out)
         if not isinstance(setup, tuple):
             return setup
         game, kinds = setup
         seats = [None if k == HUMAN else PLAYERS[k](Rng(int.from_bytes(os.urandom(4), "little") + n))
                  for n, k in enumerate(kinds)]
-        colour = not args.plain and not os.environ.get("NO_COLOR")
-        table = Table(game, urandom or os.urandom, seats, colour, args.record, sensors=not args.buttons)
-        return table.play(ask, out, clear=colour and out.isatty())
+        table = Table(game, urandom or os.urandom, seats, colour, args.record, args.speed or DEFAULT_SPEED,
+                      sensors=not args.buttons)
+        return table.play(ask, out, clear=colour and tty, paced=tty)
     except KeyboardInterrupt:  # Ctrl-C ends the game like q
         out.write("\n")
         return 0
@@ -286,6 +303,7 @@ class Diary:
         self.record = record
         self.said = []
         self.steps = 0
+        self.turns = 0
 
     def begin(self, game):
         self.shadow = game.copy()
@@ -296,6 +314,7 @@ class Diary:
     def played(self, record_line, game):
         self.steps += 1
         for event in self.shadow.play_text(list(record_line.values())[0]):
+            self.turns += event[0] == "turn"
             self.said.append(self.view.say(self.shadow, event))
         if self.record:
             with open(self.record, "a") as f:
@@ -310,7 +329,7 @@ class Table:
     """A game on the simulated board, and the hands that play it: what a
     command does, what a computer seat does, and the picture."""
 
-    def __init__(self, game, urandom, seats, colour=True, record=None, sensors=True):
+    def __init__(self, game, urandom, seats, colour=True, record=None, speed=DEFAULT_SPEED, sensors=True):
         self.view = views.find(game.name)
         self.diary = Diary(self.view, record)
         self.diary.begin(game)
@@ -318,6 +337,10 @@ class Table:
         self.sensors = sensors  # False: button mode, nothing the hands put down is read
         self.seats = seats  # per player: None for a person, else a rules.players player
         self.colour = colour
+        self.speed = speed  # host.web.session.SPEEDS: the pause after each computer step
+        self.asked = False  # at speed step: a person asked for the computers' next step
+        self.pressed = False  # a computer pressed in a pop-off: a person presses back
+        self.hand = []  # the spaces the pieces in the person's hand were lifted from
         self.next_popper = 0  # two computers in a pop-off press in turn
         self.stuck = ""  # why a computer seat could not act, once that happened
 
@@ -331,17 +354,29 @@ class Table:
 
     # -- the loop -----------------------------------------------------------------
 
-    def play(self, ask, out, clear=False):
+    def play(self, ask, out, clear=False, paced=False):
+        """Play until q or the end of the input, or with nobody to ask (no
+        person at the table, no step to wait for) until nothing more happens.
+        A frame after every computer step, and with ``paced`` the speed's pause."""
         humans = any(seat is None for seat in self.seats)
+        shown = False  # whether the last frame shows the board as it is
         while True:
-            acted = self.computers(humans)
-            out.write(("\x1b[H\x1b[2J" if clear else "") + self.frame())
-            self.diary.said = []
-            if not humans:
-                if not acted:
-                    return 0
+            acted = self.computer_step()
+            if acted or not shown:
+                out.write(("\x1b[H\x1b[2J" if clear else "") + self.frame())
+                out.flush()
+                shown = True
+                if not humans:
+                    self.diary.said = []
+            if acted:
+                if paced:
+                    time.sleep(SPEEDS[self.speed] / 1000)
                 continue
+            if not humans and self.speed != "step":
+                return 0
             text = ask("> ")
+            self.diary.said = []  # a frame tells what happened since the last command
+            self.pressed = False
             while text is not None:
                 redraw, message = self.command(text)
                 if message:
@@ -349,6 +384,7 @@ class Table:
                 if redraw is None:
                     return 0
                 if redraw:
+                    shown = False
                     break
                 text = ask("> ")
             if text is None:
@@ -394,6 +430,17 @@ class Table:
             elif verb == "new" and not rest:
                 self.rig.hold(1)
                 self.rig.hold(1)
+            elif verb == "speed" and len(rest) == 1:
+                if rest[0] not in SPEEDS:
+                    return False, "a speed is one of %s" % ", ".join(SPEEDS)
+                self.speed = rest[0]
+                return False, "computer players: %s" % self.speed
+            elif verb in ("next", "n") and not rest:
+                if self.speed != "step":
+                    return False, "the computer players go by themselves at speed %s (speed step: one at a time)" \
+                        % self.speed
+                self.asked = True
+                return True, ""
             else:
                 return False, "%r: no such command (help lists them)" % text.strip()
         except (RulesError, ValueError) as err:
@@ -428,6 +475,7 @@ class Table:
             self.rig.run(100)  # one piece off a stack: the sensor still sees the rest
         else:
             self.rig.lift(self.game.board.ids[s])
+        self.hand.append(s)
 
     def put(self, s):
         ids = self.game.board.ids
@@ -436,6 +484,8 @@ class Table:
                 raise ValueError("%s is not a pocket: %s has no pieces to put down" % (ids[s], TITLES[self.game.name]))
             self.rig.beam(ids[s])
             return
+        if self.hand:
+            self.hand.pop()  # the piece lifted last; with none in hand, one from the box
         self.rig.put(ids[s])
 
     def move(self, a, b):
@@ -444,13 +494,16 @@ class Table:
         if self.ctl.expected is None:
             raise ValueError("%s has no pieces to move: say what happened with button 1 (pick STEP)"
                              % TITLES[self.game.name])
-        held = not self.rig.sim.occupied(a) and self.ctl.in_hand() == a  # lifted already
+        held = a in self.hand  # lifted already
         if not held and not self.rig.sim.occupied(a):
             raise ValueError("there is no piece on %s" % self.game.board.ids[a])
         if a != b and self.rig.sim.occupied(b):
-            self.rig.lift(self.game.board.ids[b])
+            self.rig.lift(self.game.board.ids[b])  # all of it: its sensor opens
+            self.hand.append(b)
         if not held:
             self.lift(a)
+        self.hand.remove(a)
+        self.hand.append(a)  # the piece put down is the one from a
         self.put(b)
 
     def turn(self, text):
@@ -490,6 +543,7 @@ class Table:
         one (also one that looks lifted to move), none where it has none,
         every wheel where it stands."""
         sim, expected = self.rig.sim, self.ctl.expected
+        self.hand = []  # the pieces in hand go where the game has them, or back in the box
         wrong = [s for s in range(len(expected)) if bool(expected[s]) != sim.occupied(s)] if expected else []
         for s in wrong:
             if expected[s]:
@@ -519,26 +573,23 @@ class Table:
         who = game.turn if game.is_chance() else game.actor
         return who if self.seats[who] is not None else None
 
-    def computers(self, humans):
-        """Let the computer seats act until a person must. With no person at
-        the table, one step at a time, so each is seen. Whether one acted."""
-        acted = False
-        for _ in range(1000):
-            seat = self.computer_now()
-            if seat is None or self.stuck:
-                return acted
-            steps = self.diary.steps
-            duel = self.ctl.duel.players if self.game.phase == POPOFF else None
-            self.act(seat)
-            acted = True
-            if duel and (not humans or any(self.seats[p] is None for p in duel)):
-                return acted  # one press each in a pop-off: a person presses back
-            if self.diary.steps == steps and not duel:
-                self.stuck = "player %d (computer) could not make its move on the board" % (seat + 1)
-                return acted
-            if not humans:
-                return acted
-        return acted
+    def computer_step(self):
+        """One step of the computer seat that must act now (in a pop-off, one
+        press), where it may (at speed step: once asked); whether it acted."""
+        if self.stuck or self.pressed or self.speed == "step" and not self.asked:
+            return False
+        seat = self.computer_now()
+        if seat is None:
+            return False
+        self.asked = False
+        steps = self.diary.steps
+        duel = self.ctl.duel.players if self.game.phase == POPOFF else None
+        self.act(seat)
+        if duel and any(self.seats[p] is None for p in duel):
+            self.pressed = True  # one press each in a pop-off: a person presses back
+        elif self.diary.steps == steps and not duel:
+            self.stuck = "player %d (computer) could not make its move on the board" % (seat + 1)
+        return True
 
     def act(self, seat):
         """What a computer player's hands do: the same inputs a person makes."""
@@ -697,17 +748,17 @@ def ansi(colour, text):
     return "\x1b[48;2;%d;%d;%d;38;2;%sm%s\x1b[0m" % (r, g, b, ink, text)
 
 
-# -- the scripted run ----------------------------------------------------------------
+# -- watching computer players ---------------------------------------------------------
 
 
-def auto(args, out):
-    """Computer players only, on the rules core: the board after every turn."""
+def watch(args, ask, out, colour):
+    """Computer players only, on the simulated board as in a game with people:
+    a frame after every step, the speed's pause after each at a terminal.
+    The dice and the players draw from the seed, so it repeats the game."""
     name = args.game or "detour"
     seed = 1 if args.seed is None else args.seed
-    players = args.players or 2
-    view = views.find(name)
     try:
-        game = new_game(name, read_board(name), players, dict(args.option))
+        game = new_game(name, read_board(name), args.players or 2, dict(args.option))
     except RulesError as err:
         print("error: %s" % err, file=sys.stderr)
         return 2
@@ -716,31 +767,27 @@ def auto(args, out):
         print("error: --seats takes one of %s, or one per player (%d)" % (", ".join(sorted(PLAYERS)), game.players),
               file=sys.stderr)
         return 2
-    rng = Rng(seed)
+    dice = Rng(seed)
     seats = [PLAYERS[k](Rng(seed * 10 + n + 1)) for n, k in enumerate(kinds)]
-    record = open(args.record, "w") if args.record else None
-    if record:
-        record.write(dumps(header(game)) + "\n")
-    print("%s, %d players (%s), seed %d" % (name.capitalize(), players, ", ".join(kinds), seed), file=out)
-    turns = 0
-    while not game.over():
-        step = sample(game.chance_outcomes(), rng) if game.is_chance() else seats[game.actor].choose(game)
-        if record:
-            record.write(dumps(line(game, step)) + "\n")
-        for event in game.play(step):
-            if event[0] == "turn":
-                turns += 1
-                if not args.quiet:
-                    print(view.draw(game), file=out)
-            if not args.quiet:
-                print("  " + view.say(game, event), file=out)
-    print(view.draw(game), file=out)
-    result = "a tie" if game.winner < 0 else "player %d wins" % (game.winner + 1)
-    print("%s after %d turns" % (result, turns), file=out)
-    if record:
-        record.close()
-        print("record written to %s" % args.record, file=out)
-    return 0
+    table = Table(game, lambda n: bytes(dice.below(256) for _ in range(n)), seats, colour, args.record,
+                  args.speed or "normal", sensors=not args.buttons)
+    out.write("%s, %d players (%s), seed %d\n" % (TITLES[name], game.players, ", ".join(kinds), seed))
+    if args.quiet:
+        while table.computer_step():
+            pass
+        table.diary.said = []
+        out.write(table.frame())
+    else:
+        tty = out.isatty()
+        table.play(ask, out, clear=colour and tty, paced=tty)
+    game = table.game
+    if game.over():
+        winners = getattr(game, "winners", ()) or ((game.winner,) if game.winner >= 0 else ())
+        result = " and ".join("player %d" % (p + 1) for p in winners) + " wins" if winners else "a tie"
+        out.write("%s after %d turns\n" % (result, table.diary.turns))
+    if args.record:
+        out.write("record written to %s\n" % args.record)
+    return 1 if table.stuck else 0
 
 
 if __name__ == "__main__":

@@ -16,9 +16,16 @@ from rules.record import replay
 ESCAPE = re.compile(r"\x1b\[([0-9;]*)m")
 
 
-def play(argv, lines, dice=(0,)):
+class Terminal(io.StringIO):
+    """Output that is a terminal, as sys.stdout at a prompt is."""
+
+    def isatty(self):
+        return True
+
+
+def play(argv, lines, dice=(0,), out=None):
     """Run the simulator on ``lines`` typed; what it printed."""
-    out = io.StringIO()
+    out = out or io.StringIO()
     assert main(argv, input=io.StringIO("".join(line + "\n" for line in lines)), output=out,
                 urandom=Bytes(dice)) == 0
     return out.getvalue()
@@ -92,10 +99,16 @@ def test_the_board_is_drawn_in_the_colours_its_pixels_send():
     assert "the piece from d1 is up: put it on f2 or g1" in frame
 
 
-def test_no_color_gives_letters_only(monkeypatch):
+def test_colours_go_to_a_terminal_only_and_not_with_no_color(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert "\x1b[48;2;" in play(["--game", "detour"], ["r", "q"], out=Terminal())
+    piped = play(["--game", "detour"], ["r", "q"])
+    assert "\x1b[" not in piped and "player 1 rolls 1,1" in piped
     monkeypatch.setenv("NO_COLOR", "1")
-    text = play(["--game", "detour"], ["r", "q"])
-    assert "\x1b[" not in text and "player 1 rolls 1,1" in text
+    text = play(["--game", "detour"], ["r", "q"], out=Terminal())
+    assert "\x1b[48;2;" not in text and "player 1 rolls 1,1" in text
+    forced = play(["--game", "detour", "--colour"], ["r", "q"])  # asked for, into a pipe too
+    assert "\x1b[48;2;" in forced and "player 1 rolls 1,1" in forced
 
 
 def test_a_piece_already_lifted_can_still_be_moved_with_m():
@@ -118,10 +131,21 @@ def test_bad_input_says_why_and_changes_nothing():
     assert (t.frame(), t.rig.now) == before
 
 
+def test_a_move_from_an_empty_space_is_refused_even_where_a_piece_was_lifted_before():
+    t = table("detour", dice=(2, 4))
+    for command in ("r", "fix", "m d1 e1"):  # e1 is no legal move: the piece stands there, blinking red
+        assert t.command(command) == (True, ""), command
+    before = (t.frame(), t.rig.now)
+    assert t.command("m d1 g1") == (False, "there is no piece on d1")
+    assert (t.frame(), t.rig.now) == before
+    assert t.command("m e1 g1") == (True, "")  # the piece taken from where it stands
+    assert "piece 1a moves 3: d1 -> g1" in t.frame()
+
+
 def test_help_lists_every_command():
     text = play(["--game", "detour", "--plain"], ["help", "q"]).split("\n> help\n")[1]
     for command in ("r1", "h2", "lift S", "put S", "m A B", "w N+", "wait MS", "new", "pick STEP", "b NAME", "fix",
-                    "legal"):
+                    "legal", "speed NAME", "next"):
         assert re.search(r"^  .*\b%s\b" % re.escape(command), text, re.MULTILINE), command
 
 
@@ -231,3 +255,45 @@ def test_the_chooser_offers_a_board_without_sensors():
     assert "board [1]: 2\nTiddlee Snuka, 2 players" in text
     assert "put TL\nthis board has no piece sensors" in text  # no pocket beams either
     assert "player 1 pots the red: 1 point" in text  # button 1's first choice, held
+
+
+# -- computer seats: a frame after each step, at the speed chosen ------------------------
+
+
+def test_step_by_step_a_computer_seat_acts_only_when_asked(tmp_path):
+    record = tmp_path / "game.jsonl"
+    text = play(["--game", "detour", "--seats", "search,human", "--speed", "step", "--plain", "--record", str(record)],
+                ["wait 2000", "next", "next", "q"], dice=(2, 4))
+    waited, asked, again = text.split("\n> ")[1:4]
+    assert "rolls" not in waited and "player 1 (red, computer): roll the dice with r." in waited
+    assert "player 1 rolls 3,5" in asked and "moves" not in asked
+    assert re.search(r"piece 1[ab] moves [35]: ", again) and "player 1 rolls" not in again  # either die
+    assert len(record.read_text().splitlines()) == 3  # the header and the two steps asked for
+
+
+def test_a_person_sets_the_speed_and_a_wrong_one_is_named():
+    t = table("sniggle", seats=[None, None])
+    assert t.command("speed warp") == (False, "a speed is one of slow, normal, fast, instant, step")
+    assert t.command("next") == (False, "the computer players go by themselves at speed fast (speed step: one at a time)")
+    assert t.command("speed slow") == (False, "computer players: slow") and t.speed == "slow"
+
+
+def test_the_pause_after_each_step_is_the_speeds_and_none_into_a_pipe(monkeypatch):
+    slept = []
+    monkeypatch.setattr("host.sim.time.sleep", slept.append)
+    play(["--auto", "--game", "snuka", "--speed", "slow", "--plain"], [])
+    assert slept == []
+    text = play(["--auto", "--game", "snuka", "--speed", "slow", "--plain"], [], out=Terminal())
+    assert len(slept) > 20 and set(slept) == {1.5}
+    assert text.count("\x1b[2J") == 0  # --plain: no colours, so the screen is not cleared either
+
+
+def test_watching_plays_the_controller_on_the_board_and_a_seed_repeats_its_game(tmp_path):
+    record = tmp_path / "game.jsonl"
+    text = play(["--auto", "--game", "mehen", "--seed", "3", "--plain", "--record", str(record)], [])
+    assert "the board disagrees" not in text and "phase decide, draw " in text  # the controller's frames
+    assert text == play(["--auto", "--game", "mehen", "--seed", "3", "--plain", "--record", str(record)], [])
+    game = replay(record.read_text().splitlines(), read_board)
+    assert game.over() and "player %d wins after " % (game.winner + 1) in text
+    steps = play(["--auto", "--game", "mehen", "--seed", "3", "--speed", "step", "--plain"], ["next", "n", "q"])
+    assert steps.count("player 1 throws") == 1 and steps.count("marble 1") == 1
