@@ -42,7 +42,7 @@ from rules.playout import Rng
 from rules.record import dumps, header
 
 CHOOSER = ("detour", "sniggle", "mehen", "snuka")  # the order the chooser offers them
-TITLES = {"detour": "Detour", "sniggle": "Sniggle", "mehen": "Mehen", "snuka": "Tiddlee Snuka"}
+TITLES = views.TITLES
 COLOUR_NAMES = ("red", "blue", "green", "yellow", "purple", "cyan")  # app.colours.PLAYERS, in words
 HUMAN = "human"
 SETTLE_MS = 500  # after a command: debouncing and the controller's reaction settle

@@ -22,7 +22,7 @@ def test_sim_plays_a_whole_game_and_the_seed_repeats_it(tmp_path):
     assert again.stdout.splitlines()[-1] == first.stdout.splitlines()[-2]
     other = run("host.sim", "--auto", "--seed", "5", "--players", "3", "--quiet")
     assert other.stdout != again.stdout
-    replayed = run("host.replay", str(record))
+    replayed = run("host.replay", str(record), "--json")
     assert replayed.returncode == 0, replayed.stderr
     final = json.loads(replayed.stdout)
     assert final["phase_name"] == "over" and final["players"] == 3
@@ -38,6 +38,26 @@ def test_sim_refuses_bad_settings_with_a_message():
 def test_a_seed_still_means_the_scripted_run():
     scripted = run("host.sim", "--seed", "2")
     assert " wins after " in scripted.stdout and scripted.stdout == run("host.sim", "--auto", "--seed", "2").stdout
+
+
+def test_replay_tells_each_step_by_the_boards_space_names_then_draws_the_board(tmp_path):
+    record = tmp_path / "game.jsonl"
+    head = {"record": 1, "game": "detour", "board": "detour", "players": 2, "options": {}}
+    record.write_text("\n".join(json.dumps(line) for line in (head, {"roll": "3,5"}, {"play": "a3"})) + "\n")
+    result = run("host.replay", str(record))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Detour, 2 players, board detour; first_player=1, half_turns=false, pieces=2")
+    assert lines[1].split() == ["2", "3,5", "player", "1", "puts", "piece", "a", "on", "START", "d1;", "player", "1",
+                                "puts", "piece", "b", "on", "START", "a4;", "player", "1", "rolls", "3,5"]
+    assert lines[2].split() == ["3", "a3", "piece", "1a", "moves", "3:", "d1", "->", "g1"]
+    row_1 = next(line for line in lines if line.startswith(" 1 "))
+    assert row_1.split() == ["1", "*", ".", ".", "S", ".", ".", "1^"]  # the board as it ends: the piece on g1
+    assert lines[-1] == "next: player 1, decide"
+    record.write_text(record.read_text() + json.dumps({"play": "a3"}) + "\n")  # that die is used
+    result = run("host.replay", str(record))
+    assert result.returncode == 1 and result.stderr.startswith("%s: line 4: " % record)
+    assert result.stdout.splitlines()[2].split()[:2] == ["3", "a3"]  # the steps before it are told
 
 
 def test_replay_names_the_first_illegal_line(tmp_path):

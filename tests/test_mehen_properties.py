@@ -111,7 +111,7 @@ def test_both_variants_play_through_the_sim_and_replay(tmp_path):
         assert re.search(r"player 1 throws [FR]{3}: \d squares?", result.stdout)
         assert " wins after " in result.stdout
         assert ("lion L1" in result.stdout) == bool(options)
-        replayed = run("host.replay", str(record))
+        replayed = run("host.replay", str(record), "--json")
         assert replayed.returncode == 0, replayed.stderr
         final = json.loads(replayed.stdout)
         assert final["game"] == "mehen" and final["phase_name"] == "over"

@@ -197,7 +197,7 @@ def test_the_terminal_game_plays_sniggle_and_the_record_replays(tmp_path):
                  "--option", "colours=GYR")
     assert result.returncode == 0, result.stderr
     assert "throws" in result.stdout and "goes first" in result.stdout and "SNIGGLE" in result.stdout
-    replayed = run("host.replay", str(record))
+    replayed = run("host.replay", str(record), "--json")
     assert replayed.returncode == 0, replayed.stderr
     final = json.loads(replayed.stdout)
     assert final["phase_name"] == "over" and final["options"]["colours"] == "GYR"

@@ -77,7 +77,7 @@ def test_a_whole_frame_is_refereed_by_the_sim_and_replayed(tmp_path):
     assert sim.returncode == 0, sim.stderr
     assert "player 1 pots" in sim.stdout or "player 1 flips" in sim.stdout
     assert "on: red" in sim.stdout and "player 2's turn" in sim.stdout
-    replayed = run("host.replay", str(record))
+    replayed = run("host.replay", str(record), "--json")
     assert replayed.returncode == 0, replayed.stderr
     final = json.loads(replayed.stdout)
     assert final["phase_name"] == "over" and final["game"] == "snuka" and final["reds"] == 0

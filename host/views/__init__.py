@@ -14,6 +14,8 @@ game) says:
 
 import importlib
 
+TITLES = {"detour": "Detour", "sniggle": "Sniggle", "mehen": "Mehen", "snuka": "Tiddlee Snuka"}
+
 
 def find(name):
     """The view module of game ``name``."""
