@@ -20,7 +20,7 @@ export STUBS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
-	@echo "  make watch variables: GAME=$(GAME) SEED=$(SEED) PLAYERS=$(PLAYERS) SEATS=search,random OPTIONS='pieces=4 half_turns=true' RECORD=game.jsonl"
+	@echo "  make watch variables: GAME=$(GAME) SEED=$(SEED) PLAYERS=$(PLAYERS) SEATS=search,random OPTIONS='pieces=4 half_turns=true' SPEED=slow|normal|fast|instant|step RECORD=game.jsonl"
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,16 +47,16 @@ test: setup ## run every check: mpy-cross, the MicroPython gate, the type check,
 # whether a variable was given on the command line or in the environment (not a default here)
 given = $(filter command line environment,$(origin $(1)))
 
-play: $(VENV)/.installed ## play on a simulated board in the terminal: the real controller, you at the keys (GAME=, PLAYERS=, SEATS=human,search, OPTIONS=, RECORD=, PLAIN=1)
-	$(PY) -m host.sim $(if $(call given,GAME),--game $(GAME)) $(if $(call given,PLAYERS),--players $(PLAYERS)) $(if $(call given,SEATS),--seats $(SEATS)) $(foreach o,$(OPTIONS),--option $(o)) $(if $(RECORD),--record $(RECORD)) $(if $(PLAIN),--plain)
+play: $(VENV)/.installed ## play on a simulated board in the terminal: the real controller, you at the keys (GAME=, PLAYERS=, SEATS=human,search, OPTIONS=, SPEED=, RECORD=, PLAIN=1)
+	$(PY) -m host.sim $(if $(call given,GAME),--game $(GAME)) $(if $(call given,PLAYERS),--players $(PLAYERS)) $(if $(call given,SEATS),--seats $(SEATS)) $(foreach o,$(OPTIONS),--option $(o)) $(if $(SPEED),--speed $(SPEED)) $(if $(RECORD),--record $(RECORD)) $(if $(PLAIN),--plain)
 
-watch: $(VENV)/.installed ## watch computer players play a game in the terminal (GAME=, SEED=, PLAYERS=, SEATS=, OPTIONS=, RECORD=)
-	$(PY) -m host.sim --auto --game $(GAME) --seed $(SEED) --players $(PLAYERS) --seats $(SEATS) $(foreach o,$(OPTIONS),--option $(o)) $(if $(RECORD),--record $(RECORD))
+watch: $(VENV)/.installed ## watch computer players play a game on the simulated board in the terminal (GAME=, SEED=, PLAYERS=, SEATS=, OPTIONS=, SPEED=, RECORD=, PLAIN=1)
+	$(PY) -m host.sim --auto --game $(GAME) --seed $(SEED) --players $(PLAYERS) --seats $(SEATS) $(foreach o,$(OPTIONS),--option $(o)) $(if $(SPEED),--speed $(SPEED)) $(if $(RECORD),--record $(RECORD)) $(if $(PLAIN),--plain)
 
 sim: $(VENV)/.installed ## the board in a browser: open the address it prints (PORT=8000)
 	$(PY) -m host.web --port $(or $(PORT),8000)
 
-replay: $(VENV)/.installed ## replay a game record: make replay FILE=game.jsonl
+replay: $(VENV)/.installed ## replay a game record, each step in words and the board as it ends: make replay FILE=game.jsonl
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=game.jsonl" >&2; exit 2; }
 	$(PY) -m host.replay $(FILE)
 
