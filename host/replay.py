@@ -57,8 +57,9 @@ def tell(lines, out):
         raise RecordError(1, "the record is empty")
     out.write("\n" + views.draw(game) + "\n")
     if game.over():
-        winners = getattr(game, "winners", ()) or ((game.winner,) if game.winner >= 0 else ())
-        out.write("over: %s\n" % (" and ".join("player %d" % (p + 1) for p in winners) + " won" if winners else "a tie"))
+        winners = views.winners(game)
+        who = " and ".join("player %d" % (p + 1) for p in winners)
+        out.write("over: %s\n" % (who + " won" if winners else "a tie"))
     else:
         out.write("next: player %d, %s\n" % (game.actor + 1, PHASE_NAMES[game.phase]))
     return game

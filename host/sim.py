@@ -673,7 +673,7 @@ class Table:
         if ctl.prompt >= 0:
             return "New game? h2 again starts one; r1 keeps this game."
         if game.over():
-            winners = getattr(game, "winners", ()) or ((game.winner,) if game.winner >= 0 else ())
+            winners = views.winners(game)
             who = " and ".join(self.who(p) for p in winners) or "nobody"
             return "%s won. new starts another game, q quits." % who
         if game.phase == POPOFF:
@@ -769,8 +769,9 @@ def watch(args, ask, out, colour):
         return 2
     dice = Rng(seed)
     seats = [PLAYERS[k](Rng(seed * 10 + n + 1)) for n, k in enumerate(kinds)]
-    table = Table(game, lambda n: bytes(dice.below(256) for _ in range(n)), seats, colour, args.record,
-                  args.speed or "normal", sensors=not args.buttons)
+    speed = "instant" if args.quiet else args.speed or "normal"  # quiet: only the end is shown
+    table = Table(game, lambda n: bytes(dice.below(256) for _ in range(n)), seats, colour, args.record, speed,
+                  sensors=not args.buttons)
     out.write("%s, %d players (%s), seed %d\n" % (TITLES[name], game.players, ", ".join(kinds), seed))
     if args.quiet:
         while table.computer_step():
@@ -782,7 +783,7 @@ def watch(args, ask, out, colour):
         table.play(ask, out, clear=colour and tty, paced=tty)
     game = table.game
     if game.over():
-        winners = getattr(game, "winners", ()) or ((game.winner,) if game.winner >= 0 else ())
+        winners = views.winners(game)
         result = " and ".join("player %d" % (p + 1) for p in winners) + " wins" if winners else "a tie"
         out.write("%s after %d turns\n" % (result, table.diary.turns))
     if args.record:

@@ -274,7 +274,8 @@ def test_step_by_step_a_computer_seat_acts_only_when_asked(tmp_path):
 def test_a_person_sets_the_speed_and_a_wrong_one_is_named():
     t = table("sniggle", seats=[None, None])
     assert t.command("speed warp") == (False, "a speed is one of slow, normal, fast, instant, step")
-    assert t.command("next") == (False, "the computer players go by themselves at speed fast (speed step: one at a time)")
+    assert t.command("next") == (False, "the computer players go by themselves at speed fast "
+                                 "(speed step: one at a time)")
     assert t.command("speed slow") == (False, "computer players: slow") and t.speed == "slow"
 
 

@@ -50,6 +50,11 @@ def picture(game, paint=None):
     return lines
 
 
+def winners(game):
+    """The players who won a finished game (Tiddlee Snuka: all who tie on the top score)."""
+    return getattr(game, "winners", ()) or ((game.winner,) if game.winner >= 0 else ())
+
+
 def draw(game):
     """The board and its legend as plain text."""
     return "\n".join(picture(game) + find(game.name).legend(game))

@@ -33,6 +33,7 @@ from hal.sensors import LIFT_MS
 from hal.simulated import Rig
 from hal.ticks import diff
 from host.boardfile import read_board
+from host import views
 from host.screen import screen_colours
 from host.web import layout
 from rules.core import DECIDE, LION, OVER, PHASE_NAMES, POPOFF, ROLL, WHEEL, RulesError
@@ -584,7 +585,7 @@ class Session:
         pieces = [[s, [_shown(piece) for piece in stack]] for s, stack in enumerate(self.phys) if stack]
         rolled = ctl.roll != () and diff(ctl.now, ctl.tumble.started) >= TUMBLE_MS
         picked = ctl.picked[1] if ctl.picked is not None else None
-        winners = getattr(game, "winners", ()) or ((game.winner,) if game.winner >= 0 else ())
+        winners = views.winners(game)
         return {
             "phase": PHASE_NAMES[game.phase], "turn": game.turn, "actor": game.actor, "seats": self.seats,
             "winners": list(winners) if game.phase == OVER else [],
@@ -650,7 +651,7 @@ class Session:
         if ctl.prompt >= 0:
             return "New game? Hold button 2 again to start one; a click keeps this game."
         if game.phase == OVER:
-            winners = getattr(game, "winners", ()) or ((game.winner,) if game.winner >= 0 else ())
+            winners = views.winners(game)
             return " and ".join("Player %d" % (p + 1) for p in winners) + " won!" if winners else "A tie."
         if ctl.ports.wheels is not None and ctl.ports.wheels.settling():
             return "A wheel is turning: the board follows it once the wheel rests."
