@@ -54,9 +54,9 @@ RETRY_MS = 3000  # a computer's move the board has not taken by then is tried ag
 UNWATCHED_S = 60  # a board nobody has watched for this long stands still (its clock stops)
 # how long the board runs after each step before a computer seat takes its next
 # one; at "step" a computer seat acts only when asked (``next``)
-SPEEDS = {"slow": 1500, "normal": 500, "fast": 30, "instant": 0, "step": 0}
+SPEEDS = {"slow": 1500, "normal": 500, "fast": 0, "instant": 0, "step": 0}
 DEFAULT_SPEED = "fast"
-HAND_MS = 60  # between the motions of one step (a piece lifted, then put down)
+HAND_MS = 40  # between the motions of one step (a piece lifted, then put down)
 UP_MS = 4 * Rig.STEP_MS  # a button let go stays up this long before it is pressed again (the firmware debounces 8 ms)
 WARP_TICKS = 200  # at "instant" with computers only: ticks run per pass of the clock
 _ORDER = ("board", "record", "state", "frame")  # the page needs the board before anything on it
