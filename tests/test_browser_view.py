@@ -18,7 +18,7 @@ from host.web.layout import pieces
 from rules.games import new_game
 from rules.record import replay
 from support import play_random
-from test_browser import PACE_MS, browser, click_space, press, shows, start, steps  # noqa: F401 (browser: the fixture)
+from test_browser import browser, click_space, press, shows, start, steps  # noqa: F401 (browser: the fixture)
 from test_web_server import serving
 
 ROOT = __file__.rsplit("/tests/", 1)[0]
@@ -127,7 +127,7 @@ def detour_after_the_first_roll(page, server):
 
 
 def test_a_hint_is_named_and_its_light_shows_through_the_piece(desktop):
-    with serving(urandom=Bytes(DETOUR_DICE), pace_ms=PACE_MS) as server:
+    with serving(urandom=Bytes(DETOUR_DICE)) as server:
         session = detour_after_the_first_roll(desktop, server)
         press(desktop, 0, 900)  # a long press of button 1 asks for a hint
         shows(desktop, "#say", "Hint")
@@ -148,7 +148,7 @@ def test_a_hint_is_named_and_its_light_shows_through_the_piece(desktop):
 
 
 def test_a_die_face_shows_its_pips_and_nothing_else(desktop):
-    with serving(urandom=Bytes(DETOUR_DICE), pace_ms=PACE_MS) as server:
+    with serving(urandom=Bytes(DETOUR_DICE)) as server:
         detour_after_the_first_roll(desktop, server)
         shows(desktop, "#dice-text", "Thrown: 1 and 3")
         # a pip reads as a pip where its colour stands out from the face
@@ -174,7 +174,7 @@ def test_a_replay_marks_its_step_and_goes_to_a_step_clicked(desktop, tmp_path):
     lines = play_random(new_game("mehen", read_board("mehen"), 2), 5, 12)
     record = tmp_path / "mehen.jsonl"
     record.write_text("\n".join(lines) + "\n")
-    with serving(pace_ms=PACE_MS) as server:
+    with serving() as server:
         desktop.goto(server.url)
         desktop.set_input_files("#load-setup", str(record))
         shows(desktop, "#replay-at", "Step 12 of 12")
@@ -216,7 +216,7 @@ def in_view(page, selector):
 
 @pytest.mark.parametrize("game", ["detour", "sniggle", "mehen", "snuka"])
 def test_on_a_phone_the_die_buttons_are_in_view_and_fit_a_finger(phone, game):
-    with serving(pace_ms=PACE_MS) as server:
+    with serving() as server:
         phone.goto(server.url)
         phone.wait_for_selector(".game")
         phone.click("summary")  # the rule options, with their checkboxes
@@ -241,7 +241,7 @@ def test_on_a_phone_the_die_buttons_are_in_view_and_fit_a_finger(phone, game):
 
 
 def test_on_a_phone_a_tap_anywhere_in_a_space_reaches_it(phone):
-    with serving(pace_ms=PACE_MS) as server:
+    with serving() as server:
         start(phone, server, "sniggle", ["human", "human"])
         space = phone.get_attribute(".piece >> nth=0", "data-piece")
         cell = phone.locator('.space[data-space="%s"]' % space).bounding_box()
@@ -266,14 +266,14 @@ def screenshot(page, name):
 
 
 def test_the_readme_screenshots(browser):
-    with serving(urandom=Bytes(DETOUR_DICE), pace_ms=PACE_MS) as server:
+    with serving(urandom=Bytes(DETOUR_DICE)) as server:
         for page in opened(browser, DESKTOP):
             session = detour_after_the_first_roll(page, server)
             click_space(page, "a4")  # lifted: where it may go lights white
             shows(page, "#say", "put the piece down")
             hold_still(page, session, at=C.BREATHE_MS // 2)  # the pieces that may move at their brightest
             screenshot(page, "desktop-detour.png")
-    with serving(urandom=Bytes([3]), pace_ms=PACE_MS) as server:  # sticks: two flat sides, a throw of 2
+    with serving(urandom=Bytes([3])) as server:  # sticks: two flat sides, a throw of 2
         for page in opened(browser, PHONE):
             session = start(page, server, "mehen", ["human", "human"])
             press(page, 0)
