@@ -44,7 +44,7 @@ from rules.record import RecordError, apply, replay, start
 
 BOX = -1  # a piece from the box: nobody's until the game says whose
 LION_MARK = -2  # how the page is told a piece is one of Mehen's lions
-CLICK_MS = 40  # the shortest press of a button (the firmware debounces 8 ms)
+CLICK_MS = 40  # the shortest press of a button (the firmware debounces 6 ms)
 HOLD_MS = LONG_MS + 150  # a long press
 SWAP_MS = 3 * LIFT_MS  # a piece taken off a space, then another set down there: both are sensed
 PUBLISH_MS = 15  # how often news is gathered for the page
@@ -57,7 +57,7 @@ UNWATCHED_S = 60  # a board nobody has watched for this long stands still (its c
 SPEEDS = {"slow": 1500, "normal": 500, "fast": 0, "instant": 0, "step": 0}
 DEFAULT_SPEED = "fast"
 HAND_MS = 40  # between the motions of one step (a piece lifted, then put down)
-UP_MS = 4 * Rig.STEP_MS  # a button let go stays up this long before it is pressed again (the firmware debounces 8 ms)
+UP_MS = 4 * Rig.STEP_MS  # a button let go stays up this long before it is pressed again (the firmware debounces 6 ms)
 WARP_TICKS = 200  # at "instant" with computers only: ticks run per pass of the clock
 _ORDER = ("board", "record", "state", "frame")  # the page needs the board before anything on it
 
