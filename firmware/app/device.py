@@ -2,7 +2,8 @@
 
 ``main.py`` calls ``run()``: ``app.startup`` reads the configuration, builds
 the ports and resumes the saved game (or starts a new one); it is then
-unloaded, and the controller ticks every few milliseconds.
+unloaded, and the controller ticks every few milliseconds, the USB line
+protocol (``app.link``, hardware/usb-protocol.md) after it.
 
 Nothing here ends in a reset loop. A configuration error is printed naming
 the file and the field, appended to ``/error.log``, and the first pixel
@@ -124,15 +125,18 @@ def forget_restarts():
     _set_restarts(_restarts() & ~0xFF)
 
 
-def play(ctl):
-    """Tick the controller for ever, under the watchdog."""
+def play(ctl, link=None):
+    """Tick the controller (and the USB ``link``, app.link) for ever, under the watchdog."""
     from machine import WDT
 
     try:
         watchdog = WDT(timeout=WATCHDOG_MS)
         _set_restarts(_restarts() & ~COUNTED)  # a restart from now on is a new one
         while True:
-            ctl.tick(time.ticks_ms())
+            now = time.ticks_ms()
+            ctl.tick(now)
+            if link:
+                link.tick(now)
             watchdog.feed()
             time.sleep_ms(LOOP_MS)
     finally:
@@ -179,7 +183,10 @@ def run():
 
     try:
         try:
-            play(_started())
+            ctl = _started()
+            from app.link import Link, UsbSerial
+
+            play(ctl, Link(ctl, UsbSerial()))
         except Exception as err:  # a bug or a failing part: show it, never restart into it again and again
             sys.print_exception(err)
             from app.startup import halt, pixel_gpio

@@ -1,0 +1,218 @@
+"""The USB line protocol (app.link, hardware/usb-protocol.md) on a simulated
+board: the host's side of the serial port is a byte queue and the lines the
+board wrote, the controller the real one on simulated pins."""
+
+import json
+
+from app.keeper import Keeper
+from app.link import FRAME_GAP_MS, MAX_LINE, PAGE, POLL_MS, PROTOCOL, QUIET_MS, Link
+from hal.simulated import Rig
+from rules.games import new_game
+from rules.playout import Rng
+from rules.record import header
+from support import board_data, done, fresh
+
+
+class Serial:
+    """The port as the board sees it: bytes the host sent, lines the board wrote."""
+
+    def __init__(self):
+        self.waiting = bytearray()
+        self.written = bytearray()
+
+    def read(self):
+        if not self.waiting:
+            return -1
+        b = self.waiting[0]
+        self.waiting[:1] = b""
+        return b
+
+    def write(self, data):
+        self.written += data
+
+    def send(self, text):
+        self.waiting += text.encode() if isinstance(text, str) else text
+
+    def answers(self):
+        """The board's lines since the last call, parsed, and its other bytes."""
+        lines = bytes(self.written).split(b"\n")
+        self.written[:] = lines.pop()
+        out = []
+        for text in lines:
+            assert text[:1] == b"~", text
+            out.append(json.loads(text[1:]))
+        return out
+
+
+class Dice:
+    """A seeded urandom, the same on both interpreters."""
+
+    def __init__(self, seed):
+        self.rng = Rng(seed)
+
+    def __call__(self, n):
+        return bytes(self.rng.below(256) for _ in range(n))
+
+
+class Board:
+    """A Detour game on a simulated board, its record kept, the link ticking with it."""
+
+    def __init__(self):
+        self.folder = fresh()
+        self.keeper = Keeper(self.folder + "/", "detour")
+        game = new_game("detour", board_data("detour"), 2)
+        self.keeper.begin(game)
+        self.rig = Rig(game, Dice(3), keeper=self.keeper)
+        self.serial = Serial()
+        self.link = Link(self.rig.ctl, self.serial)
+        self.shown = {}  # the Pico's ms -> the wire bytes (hex) the pixels were last sent then
+
+    def run(self, ms):
+        rig = self.rig
+        end = rig.now + ms
+        while rig.now < end:
+            rig.now += rig.STEP_MS
+            rig.ctl.tick(rig.now)
+            self.shown[rig.now] = bytes(rig.ctl.ports.pixels.wire).hex()
+            self.link.tick(rig.now)
+
+    def showed(self, answer):
+        """Whether a frame answer is what the pixels were sent at its time."""
+        return answer["frame"] == self.shown[answer["t"]]
+
+    def ask(self, text, ms=300):
+        self.serial.send(text)
+        self.run(ms)
+        return self.serial.answers()
+
+    def record(self):
+        with open(self.keeper.record_path) as f:
+            return [json.loads(text) for text in f]
+
+    def close(self):
+        done(self.folder)
+
+
+def test_hello_names_the_protocol_the_board_and_the_game():
+    b = Board()
+    (hello,) = b.ask("~hello\n")
+    assert hello["hello"] == PROTOCOL and hello["firmware"]
+    assert {k: hello[k] for k in header(b.rig.game)} == header(b.rig.game)
+    assert hello["pixels"] == b.rig.ctl.ports.pixels.count and hello["steps"] == 0 and not hello["sub"]
+    b.close()
+
+
+def test_lines_without_the_mark_are_left_alone_and_a_request_after_them_is_answered():
+    b = Board()
+    # a REPL line, mpremote's return before its Ctrl-C, a bare return, bytes that are not UTF-8
+    assert b.ask("print('hi')\r\n\r\x03\r\n\n\xff\xfe hello\n") == []
+    (frame,) = b.ask("~frame\r\n")
+    assert b.showed(frame)
+    b.close()
+
+
+def test_state_and_the_record_are_what_the_controller_played_and_saved():
+    b = Board()
+    b.rig.press(0)  # a roll: the record's first step
+    (state,) = b.ask("~state\n")
+    game = b.rig.game
+    assert state["state"] == game.save() and state["steps"] == 1
+    assert (state["phase"], state["turn"], state["actor"]) == ("decide", game.turn, game.actor)
+    answers = b.ask("~record 0\n")
+    assert [a["line"] for a in answers[:-1]] == b.record()
+    assert [a["n"] for a in answers[:-1]] == [0, 1]
+    assert answers[-1] == {"record": 2, "steps": 1}
+    b.close()
+
+
+def test_a_long_record_comes_a_page_at_a_time():
+    b = Board()
+    game = b.rig.game
+    while b.keeper.steps < 2 * PAGE:
+        b.rig.act(None if game.is_chance() else game.legal()[0])
+    lines = b.record()
+    got = []
+    at = 0
+    while at < len(lines):
+        answers = b.ask("~record %d\n" % at)
+        assert len(answers) <= PAGE + 1
+        got += [a["line"] for a in answers[:-1]]
+        at = answers[-1]["record"]
+    assert got == lines
+    assert [a["line"] for a in b.ask("~record 3\n")[:-1]] == lines[3:3 + PAGE]  # back to an earlier line
+    b.close()
+
+
+def test_a_subscriber_gets_each_new_record_line_and_the_changed_frames_ten_a_second_at_most():
+    b = Board()
+    answers = b.ask("~sub 0\n")
+    assert answers[0] == {"sub": 0}
+    assert b.showed(answers[1])
+    assert [a["line"] for a in answers if "line" in a] == b.record()
+    pushed = []
+    game = b.rig.game
+    for _ in range(6):
+        b.rig.act(None if game.is_chance() else game.legal()[0])
+        b.serial.send("~ping\n")  # the host says something now and then: the subscription holds
+        b.run(300)
+        pushed += b.serial.answers()
+    pongs = [a for a in pushed if "pong" in a]
+    assert len(pongs) == 6 and pongs[-1]["steps"] == b.keeper.steps and pongs[-1]["sub"] == 1
+    lines = [a for a in pushed if "line" in a]
+    assert [a["n"] for a in lines] == list(range(1, b.keeper.steps + 1))
+    assert [a["line"] for a in lines] == b.record()[1:]
+    frames = [a for a in pushed if "frame" in a]
+    assert len(frames) > 6  # the dice tumble, the pieces breathe
+    assert all(b.showed(f) for f in frames)
+    assert all(later["t"] - earlier["t"] >= FRAME_GAP_MS for earlier, later in zip(frames, frames[1:]))
+    assert all(a["frame"] != b2["frame"] for a, b2 in zip(frames, frames[1:]))  # only a changed frame
+    b.close()
+
+
+def test_a_subscription_lapses_when_the_host_says_nothing():
+    b = Board()
+    b.ask("~sub 0\n")
+    b.run(QUIET_MS + 100)
+    b.serial.answers()
+    b.rig.press(0)
+    b.run(500)
+    assert b.serial.answers() == []
+    b.close()
+
+
+def test_a_new_game_starts_the_subscribers_record_again_at_its_header():
+    b = Board()
+    b.rig.press(0)
+    b.ask("~sub 2\n")
+    b.rig.ctl.new_game()
+    answers = b.ask("~hello\n", ms=50)
+    lines = [a for a in answers if "line" in a]
+    assert lines and lines[0] == {"n": 0, "line": header(b.rig.game)}
+    b.close()
+
+
+def test_hostile_lines_get_an_error_each_and_leave_the_game_as_it_was():
+    b = Board()
+    b.rig.press(0)
+    before = b.rig.game.save()
+    hostile = [
+        "~" + "x" * (2 * MAX_LINE),  # too long
+        "~{\"get\": \"frame\"",  # JSON is not a request
+        "~play a1",  # there is no way to play from the host
+        "~record -1", "~record 99999999999", "~sub x", "~hello there", "~",
+        "~\x00\x01\x02\xff",
+    ]
+    for text in hostile:
+        answers = b.ask(text + "\n")
+        assert len(answers) == 1 and "error" in answers[0], (text, answers)
+    assert b.ask("~" + "x" * (2 * MAX_LINE) + "\n")[0]["error"] == "a request is at most %d bytes" % MAX_LINE
+    # a flood: one answer each time the port is looked at, and the game goes on
+    b.serial.send("~nonsense\n" * 50)
+    b.run(POLL_MS)
+    assert len(b.serial.answers()) == 1
+    b.run(50 * POLL_MS)
+    assert len(b.serial.answers()) == 49 and not b.serial.waiting
+    assert b.rig.game.save() == before and b.keeper.steps == 1
+    (state,) = b.ask("~state\n")
+    assert state["state"] == before
+    b.close()
