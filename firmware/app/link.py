@@ -71,8 +71,8 @@ class Link:
         self.serial = serial
         self._line = bytearray(MAX_LINE)
         self._len = 0
-        self._skip = False  # the line is not a request (or too long): dropped at its end
-        self._long = False
+        self._skip = False  # the line is not a request: dropped at its end
+        self._bad = None  # what is wrong with the request being read, said at its end
         self._heard = 0  # when the host last sent a line
         self.subscribed = False
         self._next = 0  # the record line a subscriber gets next
@@ -86,6 +86,16 @@ class Link:
         self._mark = (0, 0)  # (line number, byte offset) in the record, where the last read stopped
 
     def tick(self, now):
+        try:
+            self._tick(now)
+        except Exception as err:  # a fault of the link must not stop the game: it starts listening afresh
+            self._len = 0
+            self._at = -1
+            self._skip = False
+            self._bad = None
+            self.ctl._fault("link", err)
+
+    def _tick(self, now):
         if self._at >= 0:
             self._more()  # the rest of a frame first: no line goes out in the middle of it
             return
@@ -119,24 +129,28 @@ class Link:
                 return
             if b == 10 or b == 13:  # the end of a line
                 n = self._len
-                long = self._long
+                bad = self._bad
                 skip = self._skip
                 self._len = 0
-                self._skip = self._long = False
-                if long or n and not skip:
+                self._skip = False
+                self._bad = None
+                if bad or n and not skip:
                     self._heard = now
-                    if long:
-                        self._error("a request is at most %d bytes" % MAX_LINE)
+                    if bad:
+                        self._error(bad)
                     else:
-                        self._answer(bytes(line[1:n]).decode("utf-8", "replace"), now)
+                        self._answer(bytes(line[1:n]).decode(), now)
                     return  # one answer a tick
             elif self._skip:
                 continue
             elif self._len == 0 and b != MARK:
                 self._skip = True
-            elif self._len == MAX_LINE:
-                self._skip = self._long = True
-                self._len = 0  # the rest is dropped as it comes, POLL_MS apart
+            elif self._len == MAX_LINE or b < 32 or b > 126:
+                # the rest is dropped as it comes, POLL_MS apart
+                self._bad = "a request is at most %d bytes" % MAX_LINE if b >= 32 and b <= 126 else \
+                    "a request is printable ASCII: byte %d is not" % b
+                self._skip = True
+                self._len = 0
             else:
                 line[self._len] = b
                 self._len += 1
@@ -193,7 +207,7 @@ class Link:
         pixels = self.ctl.ports.pixels
         answer = header(game)
         answer.update(hello=PROTOCOL, firmware=FIRMWARE, pixels=pixels.count, offsets=list(pixels.offsets),
-                      steps=self._steps(), sub=self.subscribed)
+                      budget=pixels.budget_ma, steps=self._steps(), sub=self.subscribed)
         self._send(answer)
 
     def _frame(self, now):

@@ -200,12 +200,13 @@ def test_hostile_lines_get_an_error_each_and_leave_the_game_as_it_was():
         "~{\"get\": \"frame\"",  # JSON is not a request
         "~play a1",  # there is no way to play from the host
         "~record -1", "~record 99999999999", "~sub x", "~hello there", "~",
-        "~\x00\x01\x02\xff",
+        b"~\x00\x01\x02\xff\xfe",  # not even UTF-8
     ]
     for text in hostile:
-        answers = b.ask(text + "\n")
+        answers = b.ask(text + (b"\n" if isinstance(text, bytes) else "\n"))
         assert len(answers) == 1 and "error" in answers[0], (text, answers)
     assert b.ask("~" + "x" * (2 * MAX_LINE) + "\n")[0]["error"] == "a request is at most %d bytes" % MAX_LINE
+    assert b.ask(b"~hel\xfflo\n")[0]["error"] == "a request is printable ASCII: byte 255 is not"
     # a flood: one answer each time the port is looked at, and the game goes on
     b.serial.send("~nonsense\n" * 50)
     b.run(POLL_MS)
