@@ -16,7 +16,7 @@ OPTIONS ?=
 export DEPS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(" ".join(p["dependencies"] + p["optional-dependencies"]["dev"]))
 export STUBS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(*[d for d in p["optional-dependencies"]["dev"] if "stubs" in d])
 
-.PHONY: help setup test sim play watch replay bench bench-check fuzz strength build flash repl vpico wiring clean
+.PHONY: help setup test sim play watch replay bench bench-check fuzz strength build flash repl live pull vpico wiring clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -80,6 +80,12 @@ flash: build ## check the Pico's MicroPython, put build/ on it with mpremote and
 
 repl: $(VENV)/.installed ## open the Pico's REPL (PORT=; Ctrl-] leaves)
 	$(PY) -m host.build repl $(if $(PORT),--port $(PORT))
+
+live: $(VENV)/.installed ## the board on USB in a browser, live and read-only: open the address it prints (PORT=/dev/ttyACM0, WEB_PORT=8000)
+	$(PY) -m host.live $(if $(PORT),--port $(PORT)) --web-port $(or $(WEB_PORT),8000)
+
+pull: $(VENV)/.installed ## copy the board's game record and save to this folder, for python -m host.replay (PORT=, OUT=.)
+	$(PY) -m host.live --pull $(if $(PORT),--port $(PORT)) --out $(or $(OUT),.)
 
 vpico: $(VENV)/.installed node_modules/.installed ## the real MicroPython on an emulated Pico and board: prints its port for make flash PORT= (BOARD=, FS=image)
 	$(PY) -m host.vpico $(if $(BOARD),--board $(BOARD)) $(if $(FS),--fs $(FS))

@@ -9,6 +9,7 @@ for what the board shows.
     POST /api/sessions/ID            one action: {"do": "space" | "button" | "turn" | ..., "n": ...};
                                      the computer seats' speed {"do": "speed", "to": "fast"}, {"do": "next"}
     GET  /api/sessions/ID/record     the game record so far (game.jsonl)
+    GET  /api/live                   {"id"} of the board followed over USB (make live), else 404
 
 Every request that cannot be served gets a 4xx and ``{"error": "..."}``.
 A connection is a thread, at most MAX_CONNECTIONS at once (beyond: 503 at
@@ -55,6 +56,7 @@ class SimServer(ThreadingHTTPServer):
         self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self.waiting = {}  # connection -> when its request must have arrived
         self.lock = threading.Lock()  # guards waiting and sessions
+        self.live = None  # the board followed over USB (host.live), which every page shows
         super().__init__(address, Handler)
 
     def process_request(self, request, client_address):
@@ -117,6 +119,8 @@ class SimServer(ThreadingHTTPServer):
         now = time.monotonic()
         with self.lock:
             for key, old in list(self.sessions.items()):
+                if old is self.live:
+                    continue  # the board itself stays while the server runs
                 if old.listeners == 0 and (now - old.idle_since > IDLE_S or len(self.sessions) >= MAX_SESSIONS):
                     old.close()
                     del self.sessions[key]
@@ -125,6 +129,12 @@ class SimServer(ThreadingHTTPServer):
                 raise Refused(503, "%d boards are open and watched: close one first" % MAX_SESSIONS)
             self.sessions[made.id] = made
         return made
+
+    def follow_live(self, live):
+        """Serve ``live`` (host.live.LiveSession) as the board a page opens: GET /api/live names it."""
+        with self.lock:
+            self.live = live
+            self.sessions[live.id] = live
 
     def server_close(self):
         """Stop listening and put every board away, its temp folder with it."""
@@ -278,6 +288,11 @@ class Handler(BaseHTTPRequestHandler):
             self._static(parts[1])
         elif path == "/api/games":
             self._send(200, self.server.catalogue)
+        elif path == "/api/live":
+            if self.server.live is None:
+                self._error(404, "no board is followed live here (make live does)")
+            else:
+                self._json(200, {"id": self.server.live.id})
         elif parts[:2] == ["api", "sessions"] and len(parts) == 4 and parts[3] == "events":
             found = self._session(parts[2])
             if found:

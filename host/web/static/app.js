@@ -62,6 +62,7 @@ async function post(url, body) {
 // One action after the other: a button's release must never overtake its press.
 let pending = Promise.resolve();
 function act(body) {
+  if (document.body.classList.contains("live")) return pending; // the board itself: the page only watches
   const to = `/api/sessions/${id}`;
   pending = pending.then(() => post(to, body)).catch((err) => showError(err.message));
   return pending;
@@ -727,6 +728,14 @@ for (const b of document.querySelectorAll("[data-go]")) {
   };
 }
 
-const resume = /board=([0-9a-f]+)/.exec(location.hash);
-if (resume) connect(resume[1]);
-else openSetup();
+// make live serves the board itself, followed over USB: every page watches it, read-only
+fetch("/api/live").then((answer) => (answer.ok ? answer.json() : null)).catch(() => null).then((live) => {
+  if (live) {
+    document.body.classList.add("live");
+    connect(live.id);
+    return;
+  }
+  const resume = /board=([0-9a-f]+)/.exec(location.hash);
+  if (resume) connect(resume[1]);
+  else openSetup();
+});

@@ -1,0 +1,414 @@
+"""make live: the physical board in a browser, followed over USB; make pull:
+its record and save copied to the PC.
+
+    python -m host.live [--port /dev/ttyACM0] [--web-port 8000]
+    python -m host.live --pull [--port ...] [--out DIR]
+
+The Pico answers the line protocol of hardware/usb-protocol.md. ``Follow``
+keeps a connection to it in a thread: it subscribes, keeps the record's
+lines as the board sends them and the last frame; when the port fails (the
+cable pulled) or the board falls silent (a reset), it says so, opens the
+port again until it answers, and asks for the record from the last line it
+has. ``LiveSession`` is what host/web/server.py serves for it: the page of
+``make sim`` in its read-only live mode, for any number of browsers. The
+page shows the board from the frames the Pico sent; whose turn it is and
+the record's sentences come from replaying the record here.
+"""
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+
+from hal import storage
+from hal.pixels import BLUE_MA, GREEN_MA, IDLE_MA, RED_MA
+from host.boardfile import read_board
+from host.screen import wire_colours
+from host.web import layout
+from host.web.session import Session, _shown
+from rules.core import OVER, PHASE_NAMES, POPOFF, RulesError
+from rules.record import RecordError, apply, replay, start
+
+PROTOCOL = 1  # the version of hardware/usb-protocol.md this side speaks
+PING_S = 1.0  # a ping this often keeps the subscription and shows the board is there
+SILENT_S = 4.0  # no line from the board for this long: it is gone (a reset, a hung port)
+RETRY_S = 1.0  # between two tries to open the port again
+NOTES = 6  # the board's own log lines kept for the page
+
+
+class Follow:
+    """The connection to the board on serial port ``port`` (None: found by
+    itself, again at each reconnection). ``on_change()`` is called, under
+    no lock, whenever something new came in; read the fields under ``lock``."""
+
+    def __init__(self, port=None, on_change=lambda: None, opener=None):
+        self.port = port
+        self.on_change = on_change
+        self.opener = opener or _open
+        self.lock = threading.RLock()
+        self.hello = None  # the board's hello answer
+        self.lines = []  # the record as text, line k at [k]
+        self.frame = None  # (wire bytes, the board's ms)
+        self.frames = 0
+        self.notes = []  # the board's own lines (its log)
+        self.connected = False
+        self.why = "connecting"  # what the page says while it is not connected
+        self.closed = False
+        self._serial = None
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self):
+        self._thread.start()
+        return self
+
+    def close(self):
+        self.closed = True
+        self._thread.join(5)
+
+    def _run(self):
+        while not self.closed:
+            try:
+                self._serial = self.opener(self.port)
+                self._follow()
+            except Exception as err:  # the port failed (serial.SerialException, a read of a port closed under it), or Lost
+                with self.lock:
+                    was = self.connected
+                    self.connected = False
+                    self.why = str(err) or type(err).__name__
+                if was:
+                    self.on_change()
+            finally:
+                if self._serial is not None:
+                    try:
+                        self._serial.close()
+                    except OSError:
+                        pass
+                    self._serial = None
+            time.sleep(RETRY_S)
+
+    def _send(self, text):
+        self._serial.write(("~%s\n" % text).encode())
+
+    def _follow(self):
+        """Read the board's lines until the port fails or the board falls silent."""
+        self._send("hello")
+        heard = pinged = time.monotonic()
+        buffer = b""
+        while not self.closed:
+            data = self._serial.read(4096)
+            now = time.monotonic()
+            if data:
+                buffer += data
+                *lines, buffer = buffer.split(b"\n")
+                for text in lines:
+                    heard = now
+                    self._line(text.strip(b"\r"))
+            if now - pinged >= PING_S:
+                pinged = now
+                self._send("ping" if self.connected else "hello")
+            if now - heard > SILENT_S:
+                raise Lost("the board does not answer")
+
+    def _line(self, text):
+        if not text.startswith(b"~"):
+            if text.strip():
+                with self.lock:
+                    self.notes = (self.notes + [text.decode("utf-8", "replace")])[-NOTES:]
+                self.on_change()
+            return
+        try:
+            answer = json.loads(text[1:])
+        except ValueError:
+            return  # a line cut short by the cable: the next frame or ping puts it right
+        if not isinstance(answer, dict):
+            return
+        if "hello" in answer:
+            self._hello(answer)
+        elif "line" in answer and isinstance(answer.get("n"), int):
+            raw = text[text.index(b'"line": ') + 8:-1].decode()  # the line as the board's file holds it
+            self._record_line(answer["n"], raw)
+        elif "frame" in answer:
+            with self.lock:
+                self.frame = (bytes.fromhex(answer["frame"]), answer.get("t"))
+                self.frames += 1
+        elif "pong" in answer and not answer.get("sub"):
+            raise Lost("the board restarted")  # its subscription went with it: follow it again
+        else:
+            return
+        self.on_change()
+
+    def _hello(self, answer):
+        if answer["hello"] != PROTOCOL:
+            raise Lost("the board speaks protocol version %r; this PC speaks %d: flash the firmware again (make flash)"
+                       % (answer["hello"], PROTOCOL))
+        with self.lock:
+            if self.hello is None or not _same_board(self.hello, answer):
+                self.lines = []  # another board or game: its record is another
+            self.hello = answer
+            self.connected = True
+            self.why = ""
+            last = len(self.lines) - 1
+        self._send("sub %d" % max(last, 0))
+
+    def _record_line(self, n, raw):
+        """Line ``n`` of the record; the first one after a subscription is the
+        last line kept here: if it differs, a new game began meanwhile."""
+        with self.lock:
+            lines = self.lines
+            if n < len(lines):
+                if json.loads(lines[n]) == json.loads(raw):
+                    return
+                if n == 0:
+                    self.lines = [raw]
+                else:
+                    self.lines = []
+                    self._send("sub 0")
+            elif n == len(lines):
+                lines.append(raw)
+            else:
+                self._send("sub %d" % max(len(lines) - 1, 0))  # a line was lost: ask from the last one kept
+
+    def record_text(self):
+        with self.lock:
+            return "".join(text + "\n" for text in self.lines)
+
+
+class Lost(Exception):
+    """The board went away, or cannot be followed."""
+
+
+def _same_board(a, b):
+    return all(a.get(k) == b.get(k) for k in ("game", "board", "players", "options"))
+
+
+def _open(port):
+    import serial
+
+    from host.build import BuildError, find_port
+
+    try:
+        name = port or find_port()
+    except BuildError as err:
+        raise Lost(str(err))
+    return serial.Serial(name, timeout=0.05, write_timeout=2)
+
+
+# ---- the page's session ------------------------------------------------------------------
+
+class LiveSession:
+    """The board on the USB port as host/web/server.py serves a session: the
+    same news (board, record, state, frame), nothing the page may change."""
+
+    listeners = 0
+    loaded = None
+
+    def __init__(self, follow):
+        self.id = "live"
+        self.lock = threading.Condition(threading.RLock())
+        self.closed = False
+        self.version = 0
+        self.news = {}
+        self.follow = follow
+        self.game = None
+        self._story = []  # the record as the page lists it
+        self._story_game = None
+        self._told = []  # the lines it tells
+        self._hello = None  # the hello and the count of frames last published
+        self._frames = -1
+        self._state = None
+        follow.on_change = self.publish
+
+    @property
+    def idle_since(self):
+        return time.monotonic()  # always watched: the server never puts it away
+
+    @property
+    def rig(self):
+        return self  # what the server names the record download after: ``rig.game.name``
+
+    @property
+    def lines(self):
+        return self.follow.lines
+
+    _post = Session._post
+    updates = Session.updates
+    record_text = Session.record_text
+
+    def act(self, request):
+        raise ValueError("this is the board itself, followed live: play on the board")
+
+    def close(self):
+        with self.lock:
+            self.closed = True
+            self.lock.notify_all()
+        self.follow.closed = True
+
+    def publish(self):
+        """Post what changed since the last call."""
+        f = self.follow
+        with f.lock, self.lock:
+            hello, lines, frame, frames = f.hello, list(f.lines), f.frame, f.frames
+            if hello is not None and hello is not self._hello:
+                self._hello = hello
+                fresh = start(json.dumps(_header(hello)), read_board)
+                if self.game is None or fresh.board.name != self.game.board.name or fresh.name != self.game.name:
+                    self.game = None
+                    self._post("board", layout.board_layout(fresh))
+            if lines and (lines != self._told or self.game is None):
+                self._replay(lines)
+            if hello is not None and frames != self._frames and frame is not None:
+                self._frames = frames
+                self._post("frame", _frame(frame[0], hello, frames))
+            state = self.state()
+            if self.news.get("state") is None or state != self._state:
+                self._state = state
+                self._post("state", state)
+
+    def _replay(self, lines):
+        """The game after ``lines``, and each step's sentences for the record."""
+        told = self._told
+        if told != lines[:len(told)] or self._story_game is None:
+            told, self._story = [], []
+            self._story_game = start(lines[0], read_board)
+            told = [lines[0]]
+        game = self._story_game
+        view = __import__("host.views." + game.name, None, None, ("say",))
+        for number in range(len(told), len(lines)):
+            who = -1 if game.phase == POPOFF else game.actor
+            try:
+                events = apply(game, lines[number], number + 1)
+            except RecordError as err:
+                self._story.append({"who": -1, "step": "?", "says": [str(err)]})
+                continue
+            step = list(json.loads(lines[number]).values())[0]
+            self._story.append({"who": who, "step": step, "says": [view.say(game, e) for e in events if e[0] != "turn"]})
+        self._told = list(lines)
+        self.game = game
+        self._post("record", {"steps": self._story, "replay": None})
+
+    def state(self):
+        """What the panel shows: whose turn, what stands where as the record has it, the connection."""
+        f = self.follow
+        game = self.game
+        if game is None:
+            return {"phase": "roll", "turn": 0, "actor": 0, "seats": [], "winners": [], "say": self._say(None),
+                    "dice": "", "standings": [], "pieces": [], "hand": [], "wheels": [], "buttons": [False, False],
+                    "picked": "", "paused": False, "duel": [], "notes": f.notes}
+        where = layout.pieces(game) or []
+        winners = getattr(game, "winners", ()) or ((game.winner,) if game.winner >= 0 else ())
+        duel = [p for p, _, _ in game.chance_outcomes()] if game.phase == POPOFF else []
+        return {
+            "phase": PHASE_NAMES[game.phase], "turn": game.turn, "actor": game.actor,
+            "seats": ["human"] * game.players, "winners": list(winners) if game.phase == OVER else [],
+            "say": self._say(game), "dice": "", "standings": layout.standings(game),
+            "pieces": [[s, [_shown(p) for p in stack]] for s, stack in enumerate(where) if stack],
+            "hand": [], "wheels": list(getattr(game, "wheels", ())), "buttons": [False, False],
+            "picked": "", "paused": False, "duel": duel, "notes": f.notes, "live": True,
+            "connected": f.connected,
+        }
+
+    def _say(self, game):
+        f = self.follow
+        if not f.connected:
+            return "Disconnected (%s): reconnecting by itself." % (f.why or "no board")
+        if game is None:
+            return "Connected: reading the record."
+        return "Live from the board: %s. Step %d." % (_waits(game), len(f.lines) - 1)
+
+
+def _waits(game):
+    """What the game waits for, in words."""
+    if game.phase == OVER:
+        winners = getattr(game, "winners", ()) or ((game.winner,) if game.winner >= 0 else ())
+        return " and ".join("player %d" % (p + 1) for p in winners) + " won" if winners else "a tie"
+    what = {"roll": "rolls", "decide": "moves", "wheel": "turns a wheel", "popoff": "is in a pop-off"}
+    return "player %d %s" % (game.actor + 1, what[PHASE_NAMES[game.phase]])
+
+
+def _header(hello):
+    return {"record": hello["record"], "game": hello["game"], "board": hello["board"],
+            "players": hello["players"], "options": hello["options"]}
+
+
+def _frame(wire, hello, n):
+    """The frame news the page draws: screen colours of the wire bytes, the estimated draw."""
+    offsets = hello.get("offsets", (1, 0, 2))
+    colours = wire_colours(wire, offsets)
+    r, g, b = offsets
+    dynamic = sum(wire[i + r] * RED_MA + wire[i + g] * GREEN_MA + wire[i + b] * BLUE_MA
+                  for i in range(0, len(wire) - 2, 3))
+    return {"pixels": "".join("%02x%02x%02x" % c for c in colours), "n": n,
+            "ma": len(colours) * IDLE_MA + dynamic // 255, "budget": hello.get("budget", 0),
+            "brightness": 0, "limited": False}
+
+
+# ---- make pull -----------------------------------------------------------------------------
+
+def pull(port, out, wait_s=30.0, opener=None):
+    """Copy the board's record and save into folder ``out``; returns their paths."""
+    follow = Follow(port, opener=opener).start()
+    try:
+        deadline = time.monotonic() + wait_s
+        while True:
+            with follow.lock:
+                hello, lines = follow.hello, list(follow.lines)
+            if hello is not None and len(lines) == hello["steps"] + 1 and follow.connected:
+                break
+            if time.monotonic() > deadline:
+                raise Lost("the board did not send its record within %g s (%s)" % (wait_s, follow.why))
+            time.sleep(0.05)
+    finally:
+        follow.close()
+    game = replay(lines, read_board)  # what the record holds is the game the save must hold
+    name = "game-%s" % hello["board"]
+    record = os.path.join(out, name + ".jsonl")
+    with open(record, "w") as f:
+        f.write("".join(text + "\n" for text in lines))
+    save = os.path.join(out, name + ".sav")
+    data = json.dumps({"steps": len(lines) - 1, "state": game.save()})
+    with open(save, "wb") as f:
+        f.write(storage.pack(data))
+    return record, save
+
+
+def main(argv=None):
+    from host.web.server import make_server
+
+    parser = argparse.ArgumentParser(prog="python -m host.live", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--port", help="the Pico's serial port (default: found by itself)")
+    parser.add_argument("--web-port", type=int, default=8000, help="the page's port (default 8000)")
+    parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: this PC only)")
+    parser.add_argument("--pull", action="store_true", help="copy the record and the save to --out, then stop")
+    parser.add_argument("--out", default=".", help="where --pull puts them (default: here)")
+    args = parser.parse_args(argv)
+    if args.pull:
+        try:
+            for path in pull(args.port, args.out):
+                print("wrote %s" % path)
+        except (Lost, RulesError, OSError) as err:
+            print("error: %s" % err, file=sys.stderr)
+            return 1
+        return 0
+    try:
+        server = make_server(args.host, args.web_port)
+    except OSError as err:
+        print("error: cannot listen on %s port %d (%s); try another: make live WEB_PORT=8001"
+              % (args.host, args.web_port, err.strerror), file=sys.stderr)
+        return 2
+    live = LiveSession(Follow(args.port))
+    server.follow_live(live)
+    live.follow.start()
+    print("Following the board live: open %s in a browser (Ctrl-C stops)" % server.url, flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
