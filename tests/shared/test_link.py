@@ -217,3 +217,23 @@ def test_hostile_lines_get_an_error_each_and_leave_the_game_as_it_was():
     (state,) = b.ask("~state\n")
     assert state["state"] == before
     b.close()
+
+
+class Failing(Serial):
+    """A port whose every read fails, as a USB port can."""
+
+    def read(self):
+        raise OSError(5)
+
+
+def test_a_failing_port_is_logged_and_the_game_goes_on():
+    b = Board()
+    logged = []
+    b.rig.ctl.log = logged.append
+    b.link = Link(b.rig.ctl, Failing())
+    b.run(100)
+    b.rig.press(0)
+    b.run(100)
+    assert logged and logged[0].startswith("fault in link: OSError(5")  # (MicroPython writes "OSError(5,)")
+    assert b.keeper.steps == 1  # the roll was played
+    b.close()
