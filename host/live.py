@@ -367,9 +367,7 @@ def pull(port, out, wait_s=30.0, opener=None):
     with open(record, "w") as f:
         f.write("".join(text + "\n" for text in lines))
     save = os.path.join(out, name + ".sav")
-    data = json.dumps({"steps": len(lines) - 1, "state": game.save()})
-    with open(save, "wb") as f:
-        f.write(storage.pack(data))
+    storage.save(save, json.dumps({"steps": len(lines) - 1, "state": game.save()}))  # as app.keeper saves it
     return record, save
 
 

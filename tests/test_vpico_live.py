@@ -17,10 +17,11 @@ from host.live import Follow, LiveSession, pull
 from host.screen import wire_colours
 from host.vpico import VirtualPico
 from host.web.server import make_server
+from app.keeper import Keeper
 from hal.buttons import LONG_MS
 from rules.core import PHASE_NAMES
 from rules.record import replay
-from test_vpico import SETTLED_MS, WINDOW_MS, build_dir, image, prepared, record, stand  # noqa: F401
+from test_vpico import SETTLED_MS, WINDOW_MS, build_dir, fresh_game, image, prepared, record, stand  # noqa: F401
 from test_vpico import read_board as board_data
 
 BOARD = "snuka"  # every long press of button 1 is a step: what it offers first
@@ -177,6 +178,8 @@ def test_make_live_follows_the_board_through_a_reset_and_a_lost_port(pico, tmp_p
         files = pico.files()
         assert open(paths[0], "rb").read() == files["game-%s.jsonl" % BOARD]
         assert os.path.basename(paths[1]) == "game-%s.sav" % BOARD
+        game, note = Keeper("%s/" % tmp_path, BOARD).resume(fresh_game(BOARD))  # as the board resumes it
+        assert note == "" and game.save() == replay(record(pico), read_board).save()
     finally:
         follow.close()
         server.shutdown()
