@@ -295,7 +295,7 @@ class LiveSession:
         if game is None:
             return {"phase": "roll", "turn": 0, "actor": 0, "seats": [], "winners": [], "say": self._say(None),
                     "dice": "", "standings": [], "pieces": [], "hand": [], "wheels": [], "buttons": [False, False],
-                    "picked": "", "paused": False, "duel": [], "notes": f.notes}
+                    "picked": "", "paused": False, "duel": [], "notes": f.notes, "lights": []}
         where = layout.pieces(game) or []
         winners = getattr(game, "winners", ()) or ((game.winner,) if game.winner >= 0 else ())
         duel = [p for p, _, _ in game.chance_outcomes()] if game.phase == POPOFF else []
@@ -305,8 +305,7 @@ class LiveSession:
             "say": self._say(game), "dice": "", "standings": layout.standings(game),
             "pieces": [[s, [_shown(p) for p in stack]] for s, stack in enumerate(where) if stack],
             "hand": [], "wheels": list(getattr(game, "wheels", ())), "buttons": [False, False],
-            "picked": "", "paused": False, "duel": duel, "notes": f.notes, "live": True,
-            "connected": f.connected,
+            "picked": "", "paused": False, "duel": duel, "notes": f.notes, "lights": [], "connected": f.connected,
         }
 
     def _say(self, game):
