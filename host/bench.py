@@ -60,6 +60,7 @@ PERIOD_MS = 10
 PICO_DECIDE_US = 10000
 PICO_FREE_BYTES = 96 * 1024
 BOOT_MS = 1500
+LINK_US = 1000  # the USB line protocol's share of a tick, a host subscribed (hardware/usb-protocol.md)
 STRENGTH_GAMES = 200  # the hint's search against the greedy player, per game
 
 
@@ -226,6 +227,11 @@ def game_rows(name, position, cpy, mpy, heap, pico, power):
            loop["agreed"] and (loop["in_hand"] >= 0 or not loop["targets"]) and loop["period_us"] <= PERIOD_MS * 1000)
     yield ("%s:   its longest tick; a garbage collection there, ms" % name,
            "-", "-", "%.1f; %.1f" % (loop["tick_us"] / 1000, loop["collect_us"] / 1000), "", None)
+    link = pico["link"]
+    yield ("%s: the USB line protocol's share of a tick: no host; a host subscribed (%.0f frames a s), ms"
+           % (name, link["frames_per_s"]), "-", "-", "%.2f; %.2f" % (link["idle_us"] / 1000, link["sub_us"] / 1000),
+           "<= %g (Pico, subscribed)" % (LINK_US / 1000), link["sub_us"] <= LINK_US)
+    yield ("%s:   its longest tick, a host subscribed, ms" % name, "-", "-", "%.1f" % (link["longest_us"] / 1000), "", None)
     yield ("%s: boot to the first frame, ms (a new game; the saved game resumed)" % name,
            "-", "-", "%.0f; %.0f" % (pico["boot_ms"], pico["resume_ms"]), "<= %d (Pico)" % BOOT_MS,
            max(pico["boot_ms"], pico["resume_ms"]) <= BOOT_MS)

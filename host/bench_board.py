@@ -7,8 +7,9 @@ what it holds after a power-on; kept small, as its own code is in it too::
     import bench_board; bench_board.keep("/positions.json", "sniggle")
     import bench_board; bench_board.loop(1000)
     import bench_board; bench_board.game(1)
+    import bench_board; bench_board.link()        (mpremote exec --no-follow)
 
-Each prints one JSON object on its last line.
+Each but ``link`` prints one JSON object on its last line.
 
 ``keep`` saves the worst position of a game (host/bench.py finds it), after
 its roll, as the game main.py resumes. ``loop`` resumes it as main.py does
@@ -26,6 +27,10 @@ first time a piece is to be moved, a hint is asked for as a long press of
 button 1 asks for it: the search's code and tables stay loaded from then on.
 The heap is read after a collection after every step; at each new lowest
 point ``micropython.mem_info()`` prints the largest free block.
+
+``link`` runs main.py's game as at power-on with the USB link's ticks
+(``app.link``) timed, until Ctrl-C: ``LINK`` holds, without a host
+subscribed and with one, the ticks, the us they took and the longest.
 """
 
 import gc
@@ -129,3 +134,25 @@ def game(seed):
     micropython.mem_info()
     print(json.dumps({"steps": steps, "lowest": lowest, "free": gc.mem_free(), "hint_us": hint_us, "game_ms": took,
                       "faults": ctl.faults}))
+
+
+LINK = [[0, 0, 0], [0, 0, 0]]  # no host subscribed, one subscribed: ticks, us, the longest
+
+
+def link():
+    from app import link as usb
+
+    tick = usb.Link.tick
+
+    def timed(self, now):
+        spent = LINK[1 if self.subscribed else 0]
+        start = time.ticks_us()
+        tick(self, now)
+        us = time.ticks_diff(time.ticks_us(), start)
+        spent[0] += 1
+        spent[1] += us
+        if us > spent[2]:
+            spent[2] = us
+
+    usb.Link.tick = timed
+    device.run()

@@ -30,6 +30,10 @@ counts cycles, so a figure comes out the same at every run. On each board:
   main.py does not run): the loop at the worst moment and a whole game on
   the board's own pins (host/bench_board.py), and what host/bench_device.py
   measures on every interpreter (``--pico``: one sample each).
+- last, what the USB line protocol (app.link) costs main.py's loop: its
+  game runs LINK_MS with no host, then LINK_MS with a host subscribed that
+  pings it every second, as make live does; the mean of the link's share
+  of a tick each time, and its longest subscribed.
 """
 
 import json
@@ -61,6 +65,7 @@ PERIOD_MS = 1000  # the loop is timed this long at the worst moment
 GAME_SEED = 1  # of the whole game on the board
 JOBS = 2  # boards benched at once
 TIMEOUT_S = 1200  # for one mpremote run on the emulated Pico
+LINK_MS = 3000  # the game runs this long with no host, then with one subscribed
 
 
 def image(folder, name, positions):
@@ -208,6 +213,34 @@ def whole_game(pico):
     return figures
 
 
+def link_cost(pico):
+    """The USB link's share of main.py's ticks (host/bench_board.py's
+    ``link``), no host and a host subscribed: mean and longest, us."""
+    import serial
+
+    subprocess.run([str(MPREMOTE), "connect", pico.port, "exec", "--no-follow", "import bench_board; bench_board.link()"],
+                   check=True, capture_output=True, timeout=TIMEOUT_S)
+    frames = 0
+    with serial.Serial(pico.port, timeout=0.05) as port:
+        pico.wait(LINK_MS)
+        port.write(b"\n~sub 0\n")  # (a line of its own: mpremote leaves a byte or two on the port)
+        now = pico.now()
+        end, ping = now + LINK_MS, now + 1000
+        while now < end:
+            frames += port.read(1 << 16).count(b'~{"frame": ')
+            if now >= ping:
+                port.write(b"~ping\n")
+                ping += 1000
+            now = pico.now()
+        port.write(b"\x03")  # Ctrl-C: the loop stops, bench_board keeps its figures
+    out = subprocess.run([str(MPREMOTE), "connect", pico.port, "resume", "exec",
+                          "import bench_board, json; print(json.dumps(bench_board.LINK))"],
+                         capture_output=True, text=True, timeout=TIMEOUT_S).stdout.strip().splitlines()
+    (idle, idle_us, _), (ticks, us, longest) = json.loads(out[-1])
+    return {"idle_us": idle_us / max(idle, 1), "sub_us": us / max(ticks, 1), "longest_us": longest, "ticks": ticks,
+            "frames_per_s": frames * 1000 / LINK_MS}
+
+
 def board_figures(name, positions, led=False):
     """Every Pico figure of board ``name`` (and the LED frame's and the polls', with ``led``)."""
     with tempfile.TemporaryDirectory(prefix="bench-pico-") as tmp:
@@ -241,6 +274,7 @@ def board_figures(name, positions, led=False):
             code = "import asyncio, bench_device; asyncio.run(bench_device.main(%r))"
             argv = ["bench_device", "/boards", "/positions.json", "--pico", name] + (["--led"] if led else [])
             figures["device"] = json.loads(run(pico, code % argv)[-1])
+            figures["link"] = link_cost(pico)
     return figures
 
 
