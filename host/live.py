@@ -93,6 +93,7 @@ class Follow:
 
     def _follow(self):
         """Read the board's lines until the port fails or the board falls silent."""
+        self._serial.write(b"\n")  # whatever was typed on the port before ends here: the hello is a line of its own
         self._send("hello")
         heard = pinged = time.monotonic()
         buffer = b""
@@ -207,6 +208,7 @@ class LiveSession:
     def __init__(self, follow):
         self.id = "live"
         self.lock = threading.Condition(threading.RLock())
+        self.idle_since = time.monotonic()  # (the server never puts the board itself away)
         self.closed = False
         self.version = 0
         self.news = {}
@@ -219,10 +221,6 @@ class LiveSession:
         self._frames = -1
         self._state = None
         follow.on_change = self.publish
-
-    @property
-    def idle_since(self):
-        return time.monotonic()  # always watched: the server never puts it away
 
     @property
     def rig(self):
@@ -254,9 +252,10 @@ class LiveSession:
                 self._hello = hello
                 fresh = start(json.dumps(_header(hello)), read_board)
                 if self.game is None or fresh.board.name != self.game.board.name or fresh.name != self.game.name:
-                    self.game = None
+                    self.game = fresh  # until the record is read
+                    self._told = []
                     self._post("board", layout.board_layout(fresh))
-            if lines and (lines != self._told or self.game is None):
+            if lines and lines != self._told:
                 self._replay(lines)
             if hello is not None and frames != self._frames and frame is not None:
                 self._frames = frames
@@ -269,10 +268,10 @@ class LiveSession:
     def _replay(self, lines):
         """The game after ``lines``, and each step's sentences for the record."""
         told = self._told
-        if told != lines[:len(told)] or self._story_game is None:
-            told, self._story = [], []
+        if not told or told != lines[:len(told)]:  # the first lines, or another game's
+            self._story = []
             self._story_game = start(lines[0], read_board)
-            told = [lines[0]]
+            told = lines[:1]
         game = self._story_game
         view = __import__("host.views." + game.name, None, None, ("say",))
         for number in range(len(told), len(lines)):
@@ -314,7 +313,7 @@ class LiveSession:
             return "Disconnected (%s): reconnecting by itself." % (f.why or "no board")
         if game is None:
             return "Connected: reading the record."
-        return "Live from the board: %s. Step %d." % (_waits(game), len(f.lines) - 1)
+        return "Live from the board: %s. Step %d." % (_waits(game), max(len(f.lines) - 1, 0))
 
 
 def _waits(game):
