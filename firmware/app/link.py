@@ -146,10 +146,11 @@ class Link:
             elif self._len == 0 and b != MARK:
                 self._skip = True
             elif self._len == MAX_LINE or b < 32 or b > 126:
-                # the rest is dropped as it comes, POLL_MS apart
-                self._bad = "a request is at most %d bytes" % MAX_LINE if b >= 32 and b <= 126 else \
-                    "a request is printable ASCII: byte %d is not" % b
-                self._skip = True
+                if 32 <= b <= 126:
+                    self._bad = "a request is at most %d bytes" % MAX_LINE
+                else:
+                    self._bad = "a request is printable ASCII: byte %d is not" % b
+                self._skip = True  # the rest is dropped as it comes, POLL_MS apart
                 self._len = 0
             else:
                 line[self._len] = b
