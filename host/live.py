@@ -352,7 +352,7 @@ def pull(port, out, wait_s=30.0, opener=None):
         while True:
             with follow.lock:
                 hello, lines = follow.hello, list(follow.lines)
-            if hello is not None and len(lines) == hello["steps"] + 1 and follow.connected:
+            if hello is not None and len(lines) >= hello["steps"] + 1 and follow.connected:  # (steps played meanwhile)
                 break
             if time.monotonic() > deadline:
                 raise Lost("the board did not send its record within %g s (%s)" % (wait_s, follow.why))
