@@ -61,9 +61,11 @@ async function post(url, body) {
 
 // One action after the other: a button's release must never overtake its press.
 let pending = Promise.resolve();
+let lastNote = ""; // the log line #notes shows when no refusal is shown
 function act(body) {
   if (document.body.classList.contains("live")) return pending; // the board itself: the page only watches
   const to = `/api/sessions/${id}`;
+  $("notes").textContent = lastNote;
   pending = pending.then(() => post(to, body)).catch((err) => showError(err.message));
   return pending;
 }
@@ -383,7 +385,8 @@ function showState(s) {
   $("say").textContent = s.say;
   $("picked").textContent = s.picked;
   $("picked-row").hidden = !s.picked;
-  $("notes").textContent = s.notes.length ? `Board log: ${s.notes[s.notes.length - 1]}` : "";
+  const note = s.notes.length ? `Board log: ${s.notes[s.notes.length - 1]}` : "";
+  if (note !== lastNote) $("notes").textContent = lastNote = note; // a refusal shown there stays until the next act
   $("dice-text").textContent = s.dice ? `Thrown: ${s.dice}` : "";
   s.buttons.forEach((down, i) => document.querySelector(`.press[data-button="${i}"]`)?.classList.toggle("down", down || held[i]));
   s.wheels.forEach((pos, w) => {
