@@ -370,7 +370,7 @@ def pull(port, out, wait_s=30.0, opener=None):
 
 
 def main(argv=None):
-    from host.web.server import make_server
+    from host.web.server import serve
 
     parser = argparse.ArgumentParser(prog="python -m host.live", description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", help="the Pico's serial port (default: found by itself)")
@@ -387,23 +387,14 @@ def main(argv=None):
             print("error: %s" % err, file=sys.stderr)
             return 1
         return 0
-    try:
-        server = make_server(args.host, args.web_port)
-    except OSError as err:
-        print("error: cannot listen on %s port %d (%s); try another: make live WEB_PORT=8001"
-              % (args.host, args.web_port, err.strerror), file=sys.stderr)
-        return 2
-    live = LiveSession(Follow(args.port))
-    server.follow_live(live)
-    live.follow.start()
-    print("Following the board live: open %s in a browser (Ctrl-C stops)" % server.url, flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
-    return 0
+
+    def begin(server):
+        live = LiveSession(Follow(args.port))
+        server.follow_live(live)
+        live.follow.start()
+        return "Following the board live: open %s in a browser (Ctrl-C stops)" % server.url
+
+    return serve(args.host, args.web_port, "make live WEB_PORT=8001", begin)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ when what it shows changes, and a comment line as a heartbeat.
 import json
 import mimetypes
 import os
+import signal
 import socket
 import sys
 import threading
@@ -158,6 +159,27 @@ def make_server(host="127.0.0.1", port=0, urandom=os.urandom, speed=session.DEFA
     page names none (``session.SPEEDS``), ``timeout_s`` how long a connection
     may take to send its request."""
     return SimServer((host, port), urandom, speed, timeout_s)
+
+
+def serve(host, port, again, begin, **options):
+    """Serve the page until Ctrl-C or SIGTERM, as make sim and make live do:
+    ``again`` is the command to suggest when the port is taken, ``begin(server)``
+    readies it and returns the line that tells where to look."""
+    try:
+        server = make_server(host, port, **options)
+    except OSError as err:
+        print("error: cannot listen on %s port %d (%s); try another: %s" % (host, port, err.strerror, again),
+              file=sys.stderr)
+        return 2
+    print(begin(server), flush=True)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # stopped as a service is: tidy up as for Ctrl-C
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
 
 
 def _object(body):
