@@ -2,9 +2,10 @@
 cut at any write of the save or the record leaves a game that resumes, with
 a record that replays to it; each board keeps its own game.
 
-A power cut is the storage tests' one (tests/shared/test_hal_storage.py):
+A power cut is the simulated one the storage tests use (``hal.simulated``):
 every byte written, rename and remove of ``hal.storage`` is a step, and the
-power goes after a given number of them, leaving what was written."""
+power goes after a given number of them, leaving what was written. The
+check after each cut is the power-cut campaign's (``host.fuzz.powercuts``)."""
 
 import json
 import os
@@ -15,11 +16,11 @@ import pytest
 
 from app.keeper import BAD, Keeper
 from hal import storage
+from host.fuzz.powercuts import every_cut, files, play, replayed, restore
 from rules.games import new_game
 from rules.playout import Rng, random_step
-from rules.record import line, replay
+from rules.record import line
 from support import board_data, done, wipe
-from test_hal_storage import cut
 
 GAMES = (("detour", 2), ("sniggle", 4), ("mehen", 2), ("snuka", 6))
 
@@ -38,46 +39,6 @@ def new(name, players=2, _made={}):
         _made[name, players] = new_game(name, board_data(name), players)
     made = _made[name, players]
     return type(made)(made.board, players, made.options)
-
-
-def play(keeper, game, steps, rng):
-    """``steps`` random steps of ``game``, each kept as the controller keeps it."""
-    for _ in range(steps):
-        if game.over():
-            break
-        step = random_step(game, rng)
-        text = line(game, step)
-        game.play(step)
-        keeper.played(text, game)
-
-
-def replayed(keeper, _seen={}):
-    """The state the record replays to (a record seen before is not replayed again)."""
-    with open(keeper.record_path, "rb") as f:
-        blob = f.read()
-    if blob not in _seen:
-        _seen[blob] = replay(blob.decode().splitlines(), board_data).save()
-    return _seen[blob]
-
-
-def files(folder):
-    found = {}
-    for name in os.listdir(folder):
-        with open(folder + name, "rb") as f:
-            found[name] = f.read()
-    return found
-
-
-def restore(folder, saved):
-    """Make the folder hold the files ``saved`` (only those that differ are written)."""
-    now = files(folder)
-    for name in now:
-        if name not in saved:
-            os.remove(folder + name)
-    for name, blob in saved.items():
-        if now.get(name) != blob:
-            with open(folder + name, "wb") as f:
-                f.write(blob)
 
 
 # ---- whatever a save holds, the board starts ------------------------------------------
@@ -200,50 +161,21 @@ def test_a_power_cut_at_any_write_resumes_a_game_whose_record_replays_to_it(fold
         again.played(text, after)
 
     now = files(folder)
-    cases = check_every_cut(folder, name, players, now, played, (game.save(), after.save()), "a step")
+    cases = check_every_cut(folder, name, players, now, played, (game.save(), after.save()))
     cases += check_every_cut(folder, name, players, now, lambda: Keeper(folder, name).begin(new(name, players)),
-                             (game.save(), new(name, players).save()), "a new game")
+                             (game.save(), new(name, players).save()))
     cases += check_every_cut(folder, name, players, legacy, lambda: Keeper(folder, name).resume(new(name, players)),
-                             (in_old_place,), "the old place")
+                             (in_old_place,))
     assert cases > 100
 
 
-def seen_by_start_up(folder, name):
-    """What the start-up works from: the saves' data and the records."""
-    keepers = (Keeper(folder, name), Keeper(folder))
-    return tuple((storage.load(k.save_path)[0], files(folder).get(k.record_path[len(folder):])) for k in keepers)
-
-
-def check_every_cut(folder, name, players, start, action, results, what):
-    """Cut ``action()`` (from the files ``start``) after every write,
-    then the start-up after every write, then start up; return the cases."""
-    seen = set()
-    cases = 0
-    first = 0
-    while True:
-        restore(folder, start)
-        finished = cut(action, first)
-        left = files(folder)
-        state = seen_by_start_up(folder, name)
-        if state not in seen:
-            seen.add(state)
-            second = 0
-            while True:
-                restore(folder, left)
-                up = cut(lambda: Keeper(folder, name).resume(new(name, players)), second)
-                keeper = Keeper(folder, name)
-                game, note = keeper.resume(new(name, players))
-                where = "%s, cut after %d writes, start-up cut after %d" % (what, first, second)
-                assert game is not None, (where, note)
-                assert game.save() in results, where
-                assert replayed(keeper) == game.save(), where
-                cases += 1
-                if up:
-                    break
-                second += 1
-        if finished:
-            return cases
-        first += 1
+def check_every_cut(folder, name, players, start, action, results):
+    """Cut ``action()`` (from the files ``start``) after every write, then
+    the start-up after every write, then start up; return the cases."""
+    restore(folder, start)
+    outcomes = list(every_cut(folder, name, new(name, players), action, results, range))
+    assert [o for o in outcomes if o] == []
+    return len(outcomes)
 
 
 # ---- one game per board; the record read a line at a time ----------------------------
@@ -260,7 +192,7 @@ def test_each_board_keeps_its_own_game(folder):
     for name, players in GAMES:
         keeper = Keeper(folder, name)
         resumed, note = keeper.resume(new(name, players))
-        assert note == "" and resumed.save() == games[name].save() == replayed(keeper)
+        assert note == "" and resumed.save() == games[name].save() == replayed(keeper.record_path)
 
 
 def test_a_game_in_the_old_place_is_taken_over_once_by_its_own_board(folder):
@@ -273,7 +205,7 @@ def test_a_game_in_the_old_place_is_taken_over_once_by_its_own_board(folder):
     assert "game.sav" in files(folder) and "game.jsonl" in files(folder)
     keeper = Keeper(folder, "sniggle")
     resumed, note = keeper.resume(new("sniggle", 4))
-    assert note == "" and resumed.save() == game.save() == replayed(keeper) and keeper.steps == 5
+    assert note == "" and resumed.save() == game.save() == replayed(keeper.record_path) and keeper.steps == 5
     assert not any(name.startswith("game.") for name in files(folder))
     play(keeper, resumed, 2, Rng(4))
     again = Keeper(folder, "sniggle")

@@ -5,9 +5,14 @@
 pocket beams' pins) and catches the pixel wire bytes; ``ports()`` builds the
 same hal objects the Pico uses (``Button``, ``Sensors``, ``Wheels``,
 ``Beams``, ``ChainButtons``, ``Pixels``) on top of them, so everything
-above the pins runs unchanged. It does not go onto the Pico.
+above the pins runs unchanged. ``cut(action, steps)`` runs ``action`` with
+the power cut after a given number of steps of writing the flash
+(``hal.storage``). It does not go onto the Pico.
 """
 
+import os
+
+from hal import storage
 from hal.beams import Beams
 from hal.buttons import Button, ChainButtons
 from hal.die import Chance
@@ -315,3 +320,90 @@ class Rig:
             self.sim.lift(s)
         if extra or missing:
             self.run(400)
+
+
+# -- a power cut while the flash is written --------------------------------------
+
+
+class Cut(Exception):
+    """The power went."""
+
+
+class Power:
+    """Allows ``steps`` steps of writing the flash (any number with -1), then
+    cuts the power; ``taken`` counts the steps taken."""
+
+    def __init__(self, steps=-1):
+        self.steps = steps
+        self.taken = 0
+
+    def spend(self):
+        if self.taken == self.steps:
+            raise Cut()
+        self.taken += 1
+
+
+class CutFile:
+    """A real file that writes one byte per step; what was written stays."""
+
+    def __init__(self, f, power):
+        self.f = f
+        self.power = power
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()
+
+    def read(self, n=-1):
+        return self.f.read(n)
+
+    def write(self, data):
+        for i in range(len(data)):
+            self.power.spend()
+            self.f.write(data[i:i + 1])
+
+
+class CutOs:
+    """The file operations ``hal.storage`` uses, one step each. With
+    ``refuse``, a rename onto an existing file fails, as on Windows."""
+
+    def __init__(self, power, refuse=False):
+        self.power = power
+        self.refuse = refuse
+
+    def stat(self, path):
+        return os.stat(path)
+
+    def rename(self, old, new):
+        if self.refuse and storage.exists(new):
+            raise OSError("file exists")
+        self.power.spend()
+        os.rename(old, new)
+
+    def remove(self, path):
+        self.power.spend()
+        os.remove(path)
+
+
+def cut(action, steps, refuse=False):
+    """``action()`` with the power cut after ``steps`` steps of ``hal.storage``
+    (a byte written, a rename, a remove; the bytes already written stay, as a
+    cut write leaves them); True if it finished."""
+    return powered(action, Power(steps), refuse)
+
+
+def powered(action, power, refuse=False):
+    """``action()`` on the flash of ``power``; True if it finished."""
+    storage.os = CutOs(power, refuse)
+    # storage opens its files with the builtin open: one of its own shadows it meanwhile
+    setattr(storage, "open", lambda name, mode="r": CutFile(open(name, mode), power))
+    try:
+        action()
+        return True
+    except Cut:
+        return False
+    finally:
+        storage.os = os
+        delattr(storage, "open")

@@ -1,90 +1,16 @@
 """Atomic saves: a power cut at every byte and between every step of a save
 always leaves a good copy, and a damaged file is refused with a message.
 
-A power cut is simulated by letting a save take a given number of steps
-(one byte written, one rename, one remove) and then stopping it dead; the
-bytes already written stay in the file, as a cut write leaves them."""
+A power cut is simulated (``hal.simulated.cut``) by letting a save take a
+given number of steps (one byte written, one rename, one remove) and then
+stopping it dead; the bytes already written stay in the file, as a cut
+write leaves them."""
 
 import os
 
-from hal import storage
-from hal.storage import LIMIT, NEW, OLD, exists, load, pack, save, unpack
+from hal.simulated import cut
+from hal.storage import LIMIT, NEW, OLD, load, pack, save, unpack
 from support import done, fresh, raises, wipe
-
-
-class Cut(Exception):
-    pass
-
-
-class Power:
-    """Allows ``steps`` more steps, then cuts the power."""
-
-    def __init__(self, steps):
-        self.steps = steps
-
-    def spend(self):
-        if self.steps == 0:
-            raise Cut()
-        self.steps -= 1
-
-
-class CutFile:
-    """A real file that writes one byte per step; what was written stays."""
-
-    def __init__(self, f, power):
-        self.f = f
-        self.power = power
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.f.close()
-
-    def read(self, n=-1):
-        return self.f.read(n)
-
-    def write(self, data):
-        for i in range(len(data)):
-            self.power.spend()
-            self.f.write(data[i:i + 1])
-
-
-class CutOs:
-    """The file operations storage uses, one step each. With ``refuse``, a
-    rename onto an existing file fails, as on Windows."""
-
-    def __init__(self, power, refuse=False):
-        self.power = power
-        self.refuse = refuse
-
-    def stat(self, path):
-        return os.stat(path)
-
-    def rename(self, old, new):
-        if self.refuse and exists(new):
-            raise OSError("file exists")
-        self.power.spend()
-        os.rename(old, new)
-
-    def remove(self, path):
-        self.power.spend()
-        os.remove(path)
-
-
-def cut(action, steps, refuse=False):
-    """``action()`` with the power cut after ``steps`` steps; True if it finished."""
-    power = Power(steps)
-    storage.os = CutOs(power, refuse)
-    storage.open = lambda name, mode="r": CutFile(open(name, mode), power)
-    try:
-        action()
-        return True
-    except Cut:
-        return False
-    finally:
-        storage.os = os
-        del storage.open
 
 
 def cut_save(path, data, steps, refuse=False):
