@@ -2,6 +2,7 @@
 MicroPython, exact sampling of chance outcomes, and whole random games."""
 
 from rules.core import OVER, POPOFF, ROLL, RulesError
+from rules.record import dumps, header, line
 
 _MASK = 0xFFFFFFFF
 
@@ -84,6 +85,19 @@ def random_step(game, rng):
     if game.is_chance():
         return sample(game.chance_outcomes(), rng)
     return rng.choice(game.legal())
+
+
+def random_record(game, rng, steps):
+    """Play up to ``steps`` random steps of ``game`` (fewer if it ends);
+    return the lines of its record, header first."""
+    lines = [dumps(header(game))]
+    for _ in range(steps):
+        if game.over():
+            break
+        step = random_step(game, rng)
+        lines.append(dumps(line(game, step)))
+        game.play(step)
+    return lines
 
 
 def random_game(game, rng, limit=100000):

@@ -18,8 +18,7 @@ from host.boardfile import read_board
 from host.fuzz import mutate, report, shorten
 from host.replay import main
 from rules.games import GAMES, new_game
-from rules.playout import Rng, random_step
-from rules.record import dumps, header, line
+from rules.playout import Rng, random_record
 
 NAME = "records"
 CASES = 12000
@@ -31,18 +30,7 @@ BIG = 10 << 20  # a line of 10 MB, as a hostile file has
 def _records(seed):
     """One real record per game: the header and STEPS step lines, as text lines."""
     rng = Rng(seed | 1)
-    found = []
-    for name in GAMES:
-        game = new_game(name, read_board(name), 2)
-        lines = [dumps(header(game))]
-        for _ in range(STEPS):
-            if game.over():
-                break
-            step = random_step(game, rng)
-            lines.append(dumps(line(game, step)))
-            game.play(step)
-        found.append(lines)
-    return found
+    return [random_record(new_game(name, read_board(name), 2), rng, STEPS) for name in GAMES]
 
 
 def _hostile(lines, rng, decoy):

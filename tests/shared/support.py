@@ -10,7 +10,6 @@ import os
 from rules.core import IllegalMove
 from rules.detour import DIRS, Detour, DetourBoard
 from rules.playout import Rng, random_step
-from rules.record import dumps, header, line
 
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
 _cache = {}
@@ -73,20 +72,6 @@ def names(events):
 
 def texts(game, steps):
     return sorted(game.notation(s) for s in steps)
-
-
-def play_random(game, seed, steps):
-    """Play up to ``steps`` random steps (fewer if the game ends); return the
-    game's record lines, header first."""
-    lines = [dumps(header(game))]
-    rng = Rng(seed)
-    for _ in range(steps):
-        if game.over():
-            break
-        step = random_step(game, rng)
-        lines.append(dumps(line(game, step)))
-        game.play(step)
-    return lines
 
 
 def check_decisions(game, candidates):

@@ -4,13 +4,13 @@ import json
 
 from rules.core import SaveError
 from rules.detour import Detour
-from rules.playout import Rng, random_step
-from support import detour, detour_board, play_random, put, raises
+from rules.playout import Rng, random_record, random_step
+from support import detour, detour_board, put, raises
 
 
 def played(seed, steps):
     game = detour(3)
-    play_random(game, seed, steps)
+    random_record(game, Rng(seed), steps)
     return game
 
 

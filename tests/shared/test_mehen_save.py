@@ -4,14 +4,15 @@ import json
 
 from rules.core import DECIDE, SaveError
 from rules.mehen import Mehen
+from rules.playout import Rng, random_record
 from rules.record import replay
-from support import board_data, play_random, raises
+from support import board_data, raises
 from test_mehen_rules import TWO, mehen, mehen_board, put
 
 
 def played(steps, seed=3, players=3, **options):
     game = mehen(players, **options)
-    return game, play_random(game, seed, steps)
+    return game, random_record(game, Rng(seed), steps)
 
 
 def load(data):

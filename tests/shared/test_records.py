@@ -4,13 +4,14 @@ first bad line named."""
 import json
 
 from rules.core import RulesError
+from rules.playout import Rng, random_record
 from rules.record import RecordError, dumps, replay
-from support import board_data, detour, play_random, raises
+from support import board_data, detour, raises
 
 
 def recorded(seed, steps=200, players=2):
     game = detour(players)
-    return game, play_random(game, seed, steps)
+    return game, random_record(game, Rng(seed), steps)
 
 
 def test_a_record_replays_to_the_same_state():

@@ -3,15 +3,15 @@
 import json
 
 from rules.core import DECIDE, SaveError
-from rules.playout import Rng, random_step
+from rules.playout import Rng, random_record, random_step
 from rules.sniggle import Sniggle
-from support import play_random, raises
+from support import raises
 from test_sniggle_rules import put, sniggle, sniggle_board, started
 
 
 def played(seed, steps, players=3):
     game = sniggle(players)
-    play_random(game, seed, steps)
+    random_record(game, Rng(seed), steps)
     return game
 
 

@@ -6,9 +6,9 @@ CPython and MicroPython; the summary is compared between the two."""
 import json
 
 from rules.core import OVER, IllegalMove, SaveError
-from rules.playout import Rng, random_game, random_step
+from rules.playout import Rng, random_game, random_record, random_step
 from rules.snuka import BLACK, DOWN, OUT, RED, UP, Snuka
-from support import REPORTS, play_random, raises
+from support import REPORTS, raises
 from test_snuka_rules import snuka, snuka_board
 
 FRAMES = 30
@@ -144,7 +144,7 @@ def test_a_shared_win_saves_and_loads():
 
 def played(seed, steps, players=3, **options):
     game = snuka(players, **options)
-    play_random(game, seed, steps)
+    random_record(game, Rng(seed), steps)
     return game
 
 
