@@ -15,6 +15,7 @@ import threading
 
 import pytest
 
+from host.fuzz.server import received
 from host.web.server import MAX_CONNECTIONS, make_server
 
 ROOT = __file__.rsplit("/tests/", 1)[0]
@@ -47,13 +48,7 @@ def connect(server):
 
 def answer(conn):
     """The status code and JSON body of one answer, read to the close."""
-    data = b""
-    while True:
-        chunk = conn.recv(65536)
-        if not chunk:
-            break
-        data += chunk
-    head, body = data.split(b"\r\n\r\n", 1)
+    head, body = received(conn).split(b"\r\n\r\n", 1)
     return int(head.split()[1]), json.loads(body)
 
 
@@ -117,10 +112,7 @@ def test_the_record_is_downloaded_whole_when_its_file_is_gone(server):
     shutil.rmtree(found.folder)
     with connect(server) as conn:
         conn.sendall(b"GET /api/sessions/%s/record HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" % made["id"].encode())
-        data = b""
-        while chunk := conn.recv(65536):
-            data += chunk
-    header = json.loads(data.split(b"\r\n\r\n", 1)[1])
+        header = json.loads(received(conn).split(b"\r\n\r\n", 1)[1])
     assert header["game"] == "detour" and header["board"] == "detour"
 
 

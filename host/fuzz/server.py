@@ -101,13 +101,7 @@ class Server:
         with self.connect() as s:
             s.sendall(b"%s %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s"
                       % (method.encode(), path.encode(), len(data), data))
-            answer = b""
-            while True:
-                chunk = s.recv(65536)
-                if not chunk:
-                    break
-                answer += chunk
-        return json.loads(answer.split(b"\r\n\r\n", 1)[1])
+            return json.loads(received(s).split(b"\r\n\r\n", 1)[1])
 
     def stop(self):
         """SIGTERM, as a service manager stops it; the temp folders it left."""
@@ -121,6 +115,16 @@ class Server:
         left = len(os.listdir(self.tmp.name))
         self.tmp.cleanup()
         return left
+
+
+def received(conn):
+    """Every byte that comes on the socket ``conn`` until the other end closes it."""
+    data = b""
+    while True:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return data
+        data += chunk
 
 
 def _request(rng, key):
