@@ -2,7 +2,9 @@
 MicroPython's RPI_PICO build mounts at flash offset 0xA0000, 352 blocks of
 4096 bytes (read and lookahead sizes 32, program size 256: the rp2 port's
 _boot.py mounts it so, as the flash programs whole 256-byte pages; read
-with another program size, a commit a power cut tore reads as corrupt).
+with another program size, a commit a power cut tore reads as corrupt;
+cache 1024, as MicroPython gives it: a file of a few hundred bytes the Pico
+keeps inline reads as corrupt with a smaller cache).
 
 ``image(folder)`` makes one holding a folder's files (a build/ as ``make
 flash`` would leave it); ``read(image)`` gives back every file in one.
@@ -14,11 +16,13 @@ from littlefs import LittleFS
 
 BLOCK = 4096
 BLOCKS = 352
+CACHE = 1024  # MicroPython's vfs_lfs: four times the larger of the read and program sizes
 FS_BYTES = BLOCK * BLOCKS
 
 
 def _fs(data=None):
-    fs = LittleFS(block_size=BLOCK, block_count=BLOCKS, read_size=32, prog_size=256, lookahead_size=32, mount=False)
+    fs = LittleFS(block_size=BLOCK, block_count=BLOCKS, read_size=32, prog_size=256, lookahead_size=32,
+                  cache_size=CACHE, mount=False)
     if data is None:
         fs.format()
     else:
