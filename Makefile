@@ -66,7 +66,7 @@ bench: setup ## measure the budgets (press to pixel, loop, heap, boot, hint, LED
 bench-check: setup ## like bench, and fail when a figure is over its budget (DESIGN §6: the Pico's figures)
 	$(PY) -m host.bench --check
 
-fuzz: $(VENV)/.installed ## hostile files and requests at length: one figure line per campaign, every failure figure 0 (CASES=, SEED=, ONLY=)
+fuzz: $(VENV)/.installed node_modules/.installed ## hostile files and requests, power cuts (here and on the emulated Pico) at length: one figure line per campaign, every failure figure 0 (CASES=, SEED=, ONLY=)
 	$(PY) -m host.fuzz $(if $(CASES),--cases $(CASES)) --seed $(SEED) $(if $(ONLY),--only $(ONLY))
 
 strength: $(VENV)/.installed ## the computer players against each other: win rates with 95% intervals

@@ -1,0 +1,218 @@
+"""Power cuts in the middle of saves on the emulated Pico: the real firmware
+(``make build``) on the stock MicroPython, its littlefs on the emulated
+flash (``host.vpico``).
+
+Each board in turn plays in button mode (config.json ``"input":
+"buttons"``): a click of die button 1 throws, a long press confirms the
+move the button offers (in a pop-off the two die buttons take turns; at
+the end, a new game; in Detour a wheel turn may be declined, so a long
+press plays it too). Each case arms a power cut just before a random one
+of the next WRITES flash writes (an erase or a page program), and plays
+steps until it comes. The Pico starts again on what its flash holds, and
+once it lights its first frame the files are read: the game must resume
+(not start afresh, no error) as the last step saved or with the step in
+progress, and its record replay to it.
+
+It is slow: a case is a few seconds of the Pico's time, and the emulator
+runs slower than a Pico: about 4 cases a minute once a board has started,
+on a busy two-core PC (8 cases on the four boards, the build and the
+starts included, took 170 s).
+
+Figures: *halts* (nothing lit after the power came back, or the error
+blink), *lost* (the save kept aside, or the one resumed neither the one
+before the step nor one step on), *records off* (the record does not
+replay to the save, or lost a line it had), *errors logged* (anything else
+the start-up wrote to error.log).
+"""
+
+import json
+import random
+import shutil
+import tempfile
+from pathlib import Path
+
+from app.keeper import BAD, Keeper
+from hal.pixels import Pixels
+from host import build
+from host.boardfile import read_board
+from host.fuzz import report
+from host.fuzz.powercuts import replayed
+from host.vpico import VirtualPico, flash
+from rules.board import MAX_PIXELS
+from rules.core import POPOFF
+from rules.games import new_game
+
+NAME = "pico-powercuts"
+CASES = 80  # 20 a board; make test's sample is one case
+BOARDS = ("detour", "sniggle", "mehen", "snuka")
+# a wheel turn a long press may decline: the button plays every step (a turned wheel a cut
+# step forgot would wait for a hand to turn it back)
+OPTIONS = {"detour": {"wheel_turn_optional": True}}
+FIGURES = ("halts", "lost", "records off", "errors logged")
+WAIT_S = 600  # the PC's seconds a start of the Pico may take at most (a busy PC runs it slowly)
+QUIET_MS = 400  # the Pico's flash is read once it has not been written for this long
+LONG_MS = 900  # a long press
+OFF_MS = 200  # how long the power stays off
+WRITES = 16  # a cut comes before one of this many flash writes from when it is armed: about a step's
+STEPS = 50  # steps a case plays at most before its cut comes
+
+
+class Board:
+    """One board's Pico, its game on the flash as the PC reads it."""
+
+    def __init__(self, pico, name, folder):
+        self.pico = pico
+        self.name = name
+        self.folder = folder
+        self.boots = 1
+        self.pops = 0  # presses in pop-offs
+        self.fresh = new_game(name, read_board(name), 2, OPTIONS.get(name))
+
+    def quiet(self):
+        """The Pico's files once its flash has been still for QUIET_MS."""
+        for _ in range(100):
+            before = self.pico.status()["flash"]
+            self.pico.wait(QUIET_MS)
+            if self.pico.status()["flash"] == before:
+                return self.pico.files()
+        raise RuntimeError("the Pico's flash was written for %d ms on end" % (100 * QUIET_MS))
+
+    def kept(self, files):
+        """(steps, game, record lines, note) of the game on the Pico's files,
+        as the start-up resumes it on the PC; steps None if it does not."""
+        for name in list(self.folder.iterdir()):
+            name.unlink()
+        for name, blob in files.items():
+            if name.startswith("game-"):
+                (self.folder / name).write_bytes(blob)
+        keeper = Keeper("%s/" % self.folder, self.name)
+        game, note = keeper.resume(self.fresh)
+        if game is None:
+            return None, None, None, note
+        return keeper.steps, game, files["game-%s.jsonl" % self.name].decode().splitlines(), note
+
+    def step(self, game):
+        """Press for the next step of ``game`` (at its end: a new game);
+        returns once the buttons are up again."""
+        pico = self.pico
+        at = pico.now() + 10
+        if game.phase == POPOFF:
+            self.pops += 1
+            until = pico.click("die%d" % (1 + self.pops % 2), at=at)
+        elif game.is_chance():
+            until = pico.click("die1", at=at)
+        elif game.over():
+            at = pico.click("die2", at=at, hold=LONG_MS)  # "new game?"
+            until = pico.click("die2", at=at + 200, hold=LONG_MS)  # yes
+        else:
+            until = pico.click("die1", at=at, hold=LONG_MS)
+        pico.wait(max(1, until - pico.now()))
+
+    def restarted(self):
+        """Whether the Pico started again since the last look."""
+        boots = len(self.pico.status()["boots"])
+        if boots == self.boots:
+            return False
+        self.boots = boots
+        return True
+
+
+def _image(build_dir, folder, name):
+    """A blank Pico's flash with the build on it, set for board ``name`` in button mode."""
+    files = folder / "files"
+    shutil.copytree(build_dir, files)
+    config = dict(json.loads((files / "config.json").read_text()), board=name, input="buttons",
+                  options=OPTIONS.get(name, {}))
+    (files / "config.json").write_text(json.dumps(config))
+    path = folder / "fs.bin"
+    path.write_bytes(flash.image(files))
+    return path
+
+
+def _case(board, rng, counts, seed, case):
+    """A power cut armed before a random flash write from now, steps played
+    until it comes, and the start-up after it checked; the steps played."""
+    pico = board.pico
+    since = pico.status()["frames"]
+    pico.power_cut(off=OFF_MS, after_writes=rng.randrange(WRITES))
+    for played in range(1, STEPS + 1):
+        files = board.quiet()
+        if board.restarted():
+            break
+        steps, game, lines, note = board.kept(files)
+        if steps is None:
+            raise RuntimeError("%s: no game to play before the power cut (%s)" % (board.name, note))
+        before = files, steps, game.save(), lines, game.over()
+        board.step(game)
+    else:
+        raise RuntimeError("%s: %d steps played and the flash never written" % (board.name, STEPS))
+    frame = pico.wait_frame(since, timeout=WAIT_S)
+    while frame is not None and frame["boot"] < board.boots:  # lit before the cut
+        frame = pico.wait_frame(frame["n"] + 1, timeout=WAIT_S)
+    failure = _check(board, board.quiet(), frame, *before)
+    if failure:
+        counts[failure[0]] += 1
+        report(NAME, (seed, case, board.name) + failure)
+    return played - 1
+
+
+def _error_blink():
+    """The wire bytes of the error blink's first frame (``app.startup.halt``):
+    the first of every pixel a board may have lit red."""
+    sent = []
+    pixels = Pixels(MAX_PIXELS, sent.append)
+    pixels.set(0, 255, 0, 0)
+    pixels.show()
+    return bytes(sent[0]).hex()
+
+
+def _check(board, files, frame, before, steps, state, lines, ended):
+    """What the start-up after the cut left (``files``; ``before``: the
+    files before the step the cut came in, holding ``steps`` steps, the
+    game in ``state`` and its record's ``lines``; ``ended``: the step was
+    a new game): None, or a failure (figure, what)."""
+    if frame is None or frame["hex"] == _error_blink():
+        return "halts", "%s after the power came back" % ("nothing lit" if frame is None else "the error blink")
+    if "game-%s.sav%s" % (board.name, BAD) in files:
+        return "lost", "the save was kept aside"
+    now_steps, game, now_lines, note = board.kept(files)
+    if now_steps is None:
+        return "lost", note
+    now_state = game.save()
+    if ended:
+        kept = now_state == state or now_steps == 0 and now_state == board.fresh.save()
+    else:
+        kept = now_steps == steps + 1 or now_steps == steps and now_state == state
+    if not kept:
+        return "lost", "resumed after %d steps, %d saved before the step" % (now_steps, steps)
+    if now_lines[:len(lines)] != lines[:now_steps + 1] or len(now_lines) != now_steps + 1:
+        return "records off", "%d lines for %d steps" % (len(now_lines), now_steps)
+    if note or replayed("%s/game-%s.jsonl" % (board.folder, board.name)) != now_state:
+        return "records off", note or "the record replays to another state"
+    if files.get("error.log") != before.get("error.log"):
+        return "errors logged", files["error.log"].decode(errors="replace")[-300:]
+    return None
+
+
+def run(cases=CASES, seed=1):
+    rng = random.Random(seed)
+    counts = dict.fromkeys(FIGURES, 0)
+    played = 0
+    with tempfile.TemporaryDirectory(prefix="fuzz-pico-") as root:
+        root = Path(root)
+        build.build(root / "build")
+        (root / "build" / build.MANIFEST).unlink()  # beside the build, never on the Pico
+        share = [cases // len(BOARDS) + (k < cases % len(BOARDS)) for k in range(len(BOARDS))]
+        for name, count in zip(BOARDS, share):
+            if not count:
+                continue
+            folder = root / name
+            (folder / "kept").mkdir(parents=True)
+            with VirtualPico(_image(root / "build", folder, name), board=name) as pico:
+                board = Board(pico, name, folder / "kept")
+                if pico.wait_frame(0, timeout=WAIT_S) is None:
+                    raise RuntimeError("%s: the Pico lit nothing at its first start" % name)
+                for case in range(count):
+                    played += _case(board, rng, counts, seed, case)
+    return "%s: %s power cuts in saves, %s; steps played %s" % (
+        NAME, format(cases, ","), ", ".join("%d %s" % (counts[k], k) for k in FIGURES), format(played, ","))
