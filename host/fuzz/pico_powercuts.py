@@ -49,7 +49,7 @@ BOARDS = ("detour", "sniggle", "mehen", "snuka")
 # step forgot would wait for a hand to turn it back)
 OPTIONS = {"detour": {"wheel_turn_optional": True}}
 FIGURES = ("halts", "lost", "records off", "errors logged")
-WAIT_S = 600  # the PC's seconds a start of the Pico may take at most (a busy PC runs it slowly)
+WAIT_S = 180  # the PC's seconds a start of the Pico may take at most (a busy PC runs it slowly)
 QUIET_MS = 400  # the Pico's flash is read once it has not been written for this long
 LONG_MS = 900  # a long press
 OFF_MS = 200  # how long the power stays off
@@ -131,7 +131,8 @@ def _image(build_dir, folder, name):
 
 def _case(board, rng, counts, seed, case):
     """A power cut armed before a random flash write from now, steps played
-    until it comes, and the start-up after it checked; the steps played."""
+    until it comes, and the start-up after it checked; the steps played,
+    and whether the board halted."""
     pico = board.pico
     since = pico.status()["frames"]
     pico.power_cut(off=OFF_MS, after_writes=rng.randrange(WRITES))
@@ -153,7 +154,7 @@ def _case(board, rng, counts, seed, case):
     if failure:
         counts[failure[0]] += 1
         report(NAME, (seed, case, board.name) + failure)
-    return played - 1
+    return played - 1, failure is not None and failure[0] == "halts"
 
 
 def _error_blink():
@@ -172,7 +173,9 @@ def _check(board, files, frame, before, steps, state, lines, ended):
     game in ``state`` and its record's ``lines``; ``ended``: the step was
     a new game): None, or a failure (figure, what)."""
     if frame is None or frame["hex"] == _error_blink():
-        return "halts", "%s after the power came back" % ("nothing lit" if frame is None else "the error blink")
+        return "halts", "%s after the power came back; error.log: %r; files: %s" % (
+            "nothing lit" if frame is None else "the error blink", files.get("error.log", b"")[-300:],
+            ", ".join(sorted(name for name in files if "/" not in name)))
     if "game-%s.sav%s" % (board.name, BAD) in files:
         return "lost", "the save was kept aside"
     now_steps, game, now_lines, note = board.kept(files)
@@ -197,7 +200,7 @@ def _check(board, files, frame, before, steps, state, lines, ended):
 def run(cases=CASES, seed=1):
     rng = random.Random(seed)
     counts = dict.fromkeys(FIGURES, 0)
-    played = 0
+    played = cut = 0
     with tempfile.TemporaryDirectory(prefix="fuzz-pico-") as root:
         root = Path(root)
         build.build(root / "build")
@@ -213,6 +216,10 @@ def run(cases=CASES, seed=1):
                 if pico.wait_frame(0, timeout=WAIT_S) is None:
                     raise RuntimeError("%s: the Pico lit nothing at its first start" % name)
                 for case in range(count):
-                    played += _case(board, rng, counts, seed, case)
+                    steps, halted = _case(board, rng, counts, seed, case)
+                    played += steps
+                    cut += 1
+                    if halted:
+                        break  # the board plays no more: on to the next
     return "%s: %s power cuts in saves, %s; steps played %s" % (
-        NAME, format(cases, ","), ", ".join("%d %s" % (counts[k], k) for k in FIGURES), format(played, ","))
+        NAME, format(cut, ","), ", ".join("%d %s" % (counts[k], k) for k in FIGURES), format(played, ","))
