@@ -16,8 +16,8 @@ from hal.simulated import Bytes
 from host.boardfile import read_board
 from host.web.layout import pieces
 from rules.games import new_game
+from rules.playout import Rng, random_record
 from rules.record import replay
-from support import play_random
 from test_browser import browser, click_space, press, shows, start, steps  # noqa: F401 (browser: the fixture)
 from test_web_server import serving
 
@@ -171,7 +171,7 @@ def drawn_pieces(page):
 
 
 def test_a_replay_marks_its_step_and_goes_to_a_step_clicked(desktop, tmp_path):
-    lines = play_random(new_game("mehen", read_board("mehen"), 2), 5, 12)
+    lines = random_record(new_game("mehen", read_board("mehen"), 2), Rng(5), 12)
     record = tmp_path / "mehen.jsonl"
     record.write_text("\n".join(lines) + "\n")
     with serving() as server:
