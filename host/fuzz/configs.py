@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 from app import startup
-from hal.pins import BEAMS, GROUPS, REQUIRED
+from hal.pins import GROUPS, REQUIRED
 
 NAME = "configs"
 CASES = 10000
