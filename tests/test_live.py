@@ -4,7 +4,10 @@ across reconnections, and the news the page is sent. The board's lines are
 written here as the protocol's document gives them."""
 
 import json
+import os
+import tomllib
 
+from app.link import FIRMWARE
 from hal.pixels import Pixels
 from host.boardfile import read_board
 from host.live import Follow, LiveSession
@@ -91,3 +94,9 @@ def test_the_page_is_sent_the_board_the_record_whose_turn_and_the_frame_the_boar
     follow.why = "the board does not answer"
     live.publish()
     assert json.loads(live.news["state"][1].split(b"data: ", 1)[1])["say"].startswith("Disconnected")
+
+
+def test_the_board_says_the_version_the_project_has():
+    """A spectator's page and a pulled record name the firmware by this number: it is the release's."""
+    with open(os.path.join(os.path.dirname(__file__), "..", "pyproject.toml"), "rb") as f:
+        assert FIRMWARE == tomllib.load(f)["project"]["version"]

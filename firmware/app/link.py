@@ -29,7 +29,7 @@ from rules.core import PHASE_NAMES
 from rules.record import header
 
 PROTOCOL = 1
-FIRMWARE = "0.1.0"  # pyproject.toml's version
+FIRMWARE = "0.1.0"  # pyproject.toml's version (a test holds them equal)
 MARK = 0x7E  # "~": the first byte of every request and of every answer
 MAX_LINE = 64  # bytes of a request, the mark included
 READ_BYTES = 16  # taken from the port in one tick at most
