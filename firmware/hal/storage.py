@@ -123,10 +123,11 @@ def replace(path, chunks):
 
 def _read(path):
     """A good copy's data, or raise OSError (missing) / ValueError (bad)."""
-    with open(path, "rb") as f:
-        blob = f.read(LIMIT + 1)
-    if len(blob) > LIMIT:
+    size = os.stat(path)[6]
+    if size > LIMIT:
         raise ValueError("larger than %d bytes" % LIMIT)
+    with open(path, "rb") as f:
+        blob = f.read(size)  # no more: a Pico's heap in play may hold no free block of LIMIT bytes
     return unpack(blob)
 
 
