@@ -125,18 +125,22 @@ def forget_restarts():
     _set_restarts(_restarts() & ~0xFF)
 
 
-def play(ctl, link=None):
-    """Tick the controller (and the USB ``link``, app.link) for ever, under the watchdog."""
+def play(ctl, make_link=None):
+    """Tick the controller (and the USB link, app.link, that ``make_link()``
+    returns) for ever, under the watchdog."""
     from machine import WDT
 
     try:
         watchdog = WDT(timeout=WATCHDOG_MS)
         _set_restarts(_restarts() & ~COUNTED)  # a restart from now on is a new one
+        link = None
         while True:
             now = time.ticks_ms()
             ctl.tick(now)
             if link:
                 link.tick(now)
+            elif make_link:
+                link = make_link()  # after the first frame: the board lights before the link loads
             watchdog.feed()
             time.sleep_ms(LOOP_MS)
     finally:
@@ -184,9 +188,13 @@ def run():
     try:
         try:
             ctl = _started()
-            from app.link import Link, UsbSerial
 
-            play(ctl, Link(ctl, UsbSerial()))
+            def make_link():
+                from app.link import Link, UsbSerial
+
+                return Link(ctl, UsbSerial())
+
+            play(ctl, make_link)
         except Exception as err:  # a bug or a failing part: show it, never restart into it again and again
             sys.print_exception(err)
             from app.startup import halt, pixel_gpio
