@@ -151,8 +151,9 @@ def test_a_die_face_shows_its_pips_and_nothing_else(desktop):
     with serving(urandom=Bytes(DETOUR_DICE)) as server:
         detour_after_the_first_roll(desktop, server)
         shows(desktop, "#dice-text", "Thrown: 1 and 3")
-        # a pip reads as a pip where its colour stands out from the face
-        seen = desktop.evaluate("""() => [...document.querySelectorAll('.roller svg')].map(face => {
+        # a pip reads as a pip where its colour stands out from the face; the frame that shows the
+        # throw may come a moment after the panel's text, so the faces are read until they settle
+        pips = """() => [...document.querySelectorAll('.roller svg')].map(face => {
             const rgb = (c) => c.match(/\\d+/g).slice(0, 3).map(Number);
             const bg = rgb(getComputedStyle(face.querySelector('.face-bg')).fill);
             return [...face.querySelectorAll('[data-led]')].filter(pip => {
@@ -160,8 +161,9 @@ def test_a_die_face_shows_its_pips_and_nothing_else(desktop):
                 const a = Number(style.fillOpacity);
                 return rgb(style.fill).some((v, i) => Math.abs(v * a + bg[i] * (1 - a) - bg[i]) > 40);
             }).length;
-        })""")
-        assert seen == [1, 3]
+        })"""
+        desktop.wait_for_function("(pips) => String((eval(pips))()) === '1,3'", arg=pips, timeout=5000)
+        assert desktop.evaluate(pips) == [1, 3]
 
 
 def drawn_pieces(page):
