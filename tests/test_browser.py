@@ -220,6 +220,8 @@ def test_the_computer_players_go_at_the_speed_chosen_step_by_step_or_instantly(p
         steps(page, taken + 1)
         page.wait_for_timeout(1000)
         assert session.keeper.steps == taken + 1  # one step for each ask
+        page.keyboard.press("n")
+        steps(page, taken + 2)
         page.select_option("#speed", "instant")
         shows(page, "#phase", "Game over")
         assert page.is_hidden("#next-step")

@@ -673,7 +673,7 @@ class Session:
             return "%s: press a die button to %s." % (who, "throw the sticks" if ctl.sticks else "roll")
         if game.phase == POPOFF and ctl.duel is not None:
             a, b = ctl.duel.players
-            return "Pop-off! Player %d presses button 1 (key A), player %d button 2 (key L): the first 6 wins." % (
+            return "Pop-off! Player %d presses button 1, player %d button 2: the first 6 wins." % (
                 a + 1, b + 1)
         if ctl.offered is not None or ctl.choice:
             return "%s: click button 1 for the next choice, hold it to confirm this one." % who

@@ -678,6 +678,8 @@ document.addEventListener("keydown", (e) => {
     document.querySelector(`[data-wheel="${wheel[1] - 1}"][data-by="${e.shiftKey ? -1 : 1}"]`).click();
   } else if (go && !$("replay").hidden) {
     document.querySelector(`[data-go="${go}"]`).click();
+  } else if (e.key.toLowerCase() === "n" && !$("next-step").hidden) {
+    $("next-step").click();
   } else {
     return;
   }
