@@ -13,19 +13,11 @@ class Rng:
     def __init__(self, seed):
         self.state = (seed * 2654435761 + 1) & _MASK or 1
 
-    def bits32(self):
-        x = self.state
-        x ^= (x << 13) & _MASK
-        x ^= x >> 17
-        x ^= (x << 5) & _MASK
-        self.state = x
-        return x
-
     def below(self, n):
         """A uniform integer in 0..n-1, by rejection (no modulo bias)."""
         limit = (1 << 32) - (1 << 32) % n
         x = self.state
-        while True:  # bits32(), inline: random games draw at every step
+        while True:  # one xorshift32 step, inline: random games draw at every step
             x ^= (x << 13) & _MASK
             x ^= x >> 17
             x ^= (x << 5) & _MASK
