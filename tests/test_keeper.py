@@ -14,7 +14,7 @@ import tracemalloc
 
 import pytest
 
-from app.keeper import BAD, Keeper
+from app.keeper import BAD, SAVES, Keeper
 from hal import storage
 from host.fuzz.powercuts import every_cut, files, play, replayed, restore
 from rules.games import new_game
@@ -80,7 +80,7 @@ def test_no_save_stops_the_board_it_is_kept_aside_and_a_new_game_starts(folder, 
     refused = 0
     for state in saves(name, players):
         for bad in mutations(state):
-            wipe(folder[:-1])
+            wipe(folder + SAVES[:-1])
             data = json.dumps({"steps": 0, "state": bad})
             storage.save(keeper.save_path, data)
             game, note = keeper.resume(new(name, players))  # never raises
@@ -107,13 +107,13 @@ def test_a_detour_save_with_half_a_pop_off_starts_a_new_game_and_keeps_the_save_
     state = game.save()
     state["duel"] = [0]  # the pop-off's defender missing: refused, naming the field
     storage.save(keeper.save_path, json.dumps({"steps": 5, "state": state}))
-    record = files(folder)["game-detour.jsonl"]
+    record = files(folder)[SAVES + "game-detour.jsonl"]
     resumed, note = keeper.resume(new("detour"))
     assert resumed is None
     assert note == ("the saved game could not be resumed (save: field 'duel' is not the two pieces on one space); "
                     "a new game started; the old save is kept as game-detour.sav.bad")
-    assert sorted(files(folder)) == ["game-detour.jsonl.bad", "game-detour.sav.bad"]
-    assert files(folder)["game-detour.jsonl.bad"] == record
+    assert sorted(files(folder)) == [SAVES + "game-detour.jsonl.bad", SAVES + "game-detour.sav.bad"]
+    assert files(folder)[SAVES + "game-detour.jsonl.bad"] == record
 
 
 def test_a_save_refused_for_a_reason_is_kept_aside_unread(folder):
@@ -188,7 +188,7 @@ def test_each_board_keeps_its_own_game(folder):
         keeper.begin(games[name])
         play(keeper, games[name], 4, Rng(7))
     assert {n for n in files(folder) if not n.endswith(storage.OLD)} == {
-        "game-%s.%s" % (name, end) for name, _ in GAMES for end in ("sav", "jsonl")}
+        SAVES + "game-%s.%s" % (name, end) for name, _ in GAMES for end in ("sav", "jsonl")}
     for name, players in GAMES:
         keeper = Keeper(folder, name)
         resumed, note = keeper.resume(new(name, players))
@@ -201,7 +201,7 @@ def test_a_game_in_the_old_place_is_taken_over_once_by_its_own_board(folder):
     old.begin(game)
     play(old, game, 5, Rng(4))
     # another board leaves it be
-    assert Keeper(folder, "detour").resume(new("detour")) == (None, "no save at %sgame-detour.sav" % folder)
+    assert Keeper(folder, "detour").resume(new("detour")) == (None, "no save at %s%sgame-detour.sav" % (folder, SAVES))
     assert "game.sav" in files(folder) and "game.jsonl" in files(folder)
     keeper = Keeper(folder, "sniggle")
     resumed, note = keeper.resume(new("sniggle", 4))
@@ -210,6 +210,19 @@ def test_a_game_in_the_old_place_is_taken_over_once_by_its_own_board(folder):
     play(keeper, resumed, 2, Rng(4))
     again = Keeper(folder, "sniggle")
     assert again.resume(new("sniggle", 4))[0].save() == resumed.save() and again.steps == 7
+
+
+def test_a_game_its_board_kept_beside_the_code_is_copied_into_the_saves_folder(folder):
+    game = new("mehen")
+    old = Keeper(folder)
+    old.begin(game)
+    play(old, game, 3, Rng(6))
+    for name in files(folder):  # as the board named them before they had a folder
+        os.rename(folder + name, folder + name.replace("game.", "game-mehen."))
+    keeper = Keeper(folder, "mehen")
+    resumed, note = keeper.resume(new("mehen"))
+    assert note == "" and resumed.save() == game.save() == replayed(keeper.record_path) and keeper.steps == 3
+    assert sorted(files(folder)) == [SAVES + "game-mehen.jsonl", SAVES + "game-mehen.sav"]
 
 
 def test_a_long_record_is_read_a_line_at_a_time(folder):

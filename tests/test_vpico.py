@@ -26,7 +26,7 @@ import pytest
 
 from app import colours as C
 from app import startup
-from app.keeper import Keeper
+from app.keeper import SAVES, Keeper
 from app.paint import paint
 from hal.pixels import Pixels
 from hal.simulated import Bytes, Rig
@@ -153,7 +153,7 @@ def shows(frame, rig):
 
 
 def record(pico):
-    return pico.files()["game-%s.jsonl" % pico.board].decode().splitlines()
+    return pico.files()[SAVES + "game-%s.jsonl" % pico.board].decode().splitlines()
 
 
 def roll_of(game, text):
@@ -284,7 +284,7 @@ def test_each_board_boots_to_the_simulators_picture_and_plays_a_turn_by_hand(bui
             if rig.game.phase == DECIDE:
                 move_piece(pico, rig)
         ours = record(pico)
-        theirs = (tmp_path / "rig" / ("game-%s.jsonl" % name)).read_text().splitlines()
+        theirs = (tmp_path / "rig" / SAVES / ("game-%s.jsonl" % name)).read_text().splitlines()
         assert ours == theirs
         assert len(ours) > len(played) + 1
         assert pico.status()["pixel_errors"] == 0
@@ -311,17 +311,17 @@ def test_make_flash_copies_the_build_and_the_pico_restarts_into_the_game(flashed
     assert frame["boot"] == 2 and pico.status()["boots"] == ["power", "reset"]
     files = pico.files()
     in_build = {p.relative_to(build_dir).as_posix() for p in build_dir.rglob("*") if p.is_file()}
-    assert set(files) - {"game-detour.sav", "game-detour.jsonl"} == in_build, out
+    assert set(files) - {SAVES + "game-detour.sav", SAVES + "game-detour.jsonl"} == in_build, out
     assert all(files[rel] == (build_dir / rel).read_bytes() for rel in in_build)
-    assert "game-detour.sav" in files  # main.py began a new game, and saved it
+    assert SAVES + "game-detour.sav" in files  # main.py began a new game, and saved it
     assert shows(frame, Rig(fresh_game("detour"), Bytes([0])))
 
 
 def saved_game(files, folder, board="detour"):
     """(game, steps, note): what Keeper.resume makes of the Pico's files, and the steps its save counts."""
-    for rel in ("game-%s.sav" % board, "game-%s.jsonl" % board):
-        (folder / rel).write_bytes(files[rel])
     keeper = Keeper("%s/" % folder, board)
+    for rel in ("game-%s.sav" % board, "game-%s.jsonl" % board):
+        (folder / SAVES / rel).write_bytes(files[SAVES + rel])
     game, note = keeper.resume(fresh_game(board))
     return game, keeper.steps, note
 
@@ -340,7 +340,7 @@ def test_a_power_cut_in_the_middle_of_a_save_resumes_the_last_step(flashed, tmp_
     game, steps, note = saved_game(files, tmp_path)
     assert game is not None, note
     # the game is where the last whole step left it, and the record agrees with the save
-    lines = files["game-detour.jsonl"].decode().splitlines()
+    lines = files[SAVES + "game-detour.jsonl"].decode().splitlines()
     assert lines[:len(before)] == before and len(lines) == steps + 1
     assert shows(frame, Rig(game, Bytes([0])))
 
@@ -422,7 +422,7 @@ def test_a_hung_game_loop_is_restarted_by_the_watchdog_and_the_game_resumes(flas
     frame = next_boot(pico, since)
     assert pico.status()["boots"][-1] == "watchdog"
     files = pico.files()
-    assert files["game-detour.sav"] == saved["game-detour.sav"]
+    assert files[SAVES + "game-detour.sav"] == saved[SAVES + "game-detour.sav"]
     assert "restarted by the watchdog" in files["error.log"].decode()
     game, _, note = saved_game(files, tmp_path)
     assert game is not None, note

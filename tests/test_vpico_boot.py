@@ -11,7 +11,7 @@ import time
 import serial
 
 from app import device, startup
-from app.keeper import BAD
+from app.keeper import BAD, SAVES
 from hal import storage
 from hal.simulated import Bytes, Rig
 from host.vpico import VirtualPico, flash
@@ -60,9 +60,9 @@ def test_a_game_that_hangs_at_every_resume_is_kept_aside_after_three_watchdog_re
         log = files["error.log"].decode()
         assert restarts(log) == ["restarted by the watchdog (%d in a row): the game loop hung" % n for n in (1, 2, 3)]
         assert SAVED in log
-        kept = files["game-detour.sav" + BAD]
+        kept = files[SAVES + "game-detour.sav" + BAD]
         assert json.loads(storage.unpack(kept))["state"] == game.save()
-        assert [json.loads(text) for text in files["game-detour.jsonl" + BAD].decode().splitlines()[1:]] == played
+        assert [json.loads(text) for text in files[SAVES + "game-detour.jsonl" + BAD].decode().splitlines()[1:]] == played
         # Ctrl-C and Ctrl-D: main.py runs again, the watchdog's REASON still set from the last restart
         seen = soft_reset(pico, "detour, 2 players")
         assert "the saved game resumed after 0 steps" in seen, seen

@@ -17,7 +17,7 @@ from host.live import Follow, LiveSession, pull
 from host.screen import wire_colours
 from host.vpico import VirtualPico
 from host.web.server import make_server
-from app.keeper import Keeper
+from app.keeper import SAVES, Keeper
 from hal.buttons import LONG_MS
 from rules.core import PHASE_NAMES
 from rules.record import replay
@@ -108,7 +108,7 @@ def test_hostile_lines_leave_the_game_as_it_was_and_the_loop_on_time(pico):
     assert all("error" in a for a, _ in got[:-1]) and len(got) == 6 + 30 + 1
     assert got[-1][0] == before
     after = pico.files()
-    assert {k: after[k] for k in saved if k.startswith("game-")} == {k: saved[k] for k in saved if k.startswith("game-")}
+    assert {k: after[k] for k in saved if k.startswith(SAVES)} == {k: saved[k] for k in saved if k.startswith(SAVES)}
     # the counters' spots breathe: a frame every 20 ms all along, the loop never held up
     times = [f["start_ms"] for f in pico.frames() if f["start_ms"] > start]
     assert len(times) > 50 and max(b - a for a, b in zip(times, times[1:])) <= 2 * 20 + 5
@@ -176,7 +176,7 @@ def test_make_live_follows_the_board_through_a_reset_and_a_lost_port(pico, tmp_p
         follow.close()
         paths = pull(pico.port, str(tmp_path), wait_s=WAIT_S)
         files = pico.files()
-        assert open(paths[0], "rb").read() == files["game-%s.jsonl" % BOARD]
+        assert open(paths[0], "rb").read() == files[SAVES + "game-%s.jsonl" % BOARD]
         assert os.path.basename(paths[1]) == "game-%s.sav" % BOARD
         game, note = Keeper("%s/" % tmp_path, BOARD).resume(fresh_game(BOARD))  # as the board resumes it
         assert note == "" and game.save() == replay(record(pico), read_board).save()

@@ -1,12 +1,22 @@
 """Never lost: the game saved after every step, and its record kept.
 
-Two files per board in ``folder``: ``game-<board>.sav``, the state after the
-last applied step (``hal.storage``: atomic, checksummed, survives a power cut
-at any byte), and ``game-<board>.jsonl``, the game record (``rules.record``)
-that ``mpremote cp`` reads off the device and ``python -m host.replay`` plays
-back. Each board keeps its own game, so flashing another board leaves it be;
-a game saved where earlier firmware kept it (``game.sav``, ``game.jsonl``) is
-taken over by the first board it resumes on.
+Two files per board in ``folder``'s ``saves/``: ``game-<board>.sav``, the
+state after the last applied step (``hal.storage``: atomic, checksummed,
+survives a power cut at any byte), and ``game-<board>.jsonl``, the game
+record (``rules.record``) that ``mpremote cp`` reads off the device and
+``python -m host.replay`` plays back. Each board keeps its own game, so
+flashing another board leaves it be; a game saved where earlier firmware
+kept it, in ``folder`` itself (``game-<board>.sav``, or ``game.sav`` of any
+board), is copied over by the first board it resumes on.
+
+Why a folder of their own: littlefs renames a file atomically within one
+metadata pair, but a directory whose entries outgrow half a block is split
+over several, and a rename from one to another is two commits. A power cut
+between them leaves the entry after the renamed one in its pair unseen until
+littlefs next writes: in the root, beside the code, that can be ``hal/`` or
+``main.py``, and the board would not start. So nothing is renamed in the root,
+and a keeper's first act is a write (making its folder), which has littlefs
+finish such a rename before a save is read.
 
 A power cut at any moment leaves a save and a record that ``resume`` brings
 back to the last whole step:
@@ -34,6 +44,7 @@ from rules.core import RulesError, SaveError, field, save_int
 from rules.record import dumps, header
 
 BAD = ".bad"  # the ending of a save (and its record) kept aside
+SAVES = "saves/"  # the boards' saves and records, in ``folder``
 
 
 def _line(obj):
@@ -46,8 +57,15 @@ def _why(err):
 
 class Keeper:
     def __init__(self, folder="", board="", on_step=None):
+        """A board's keeper (``board``), or without one the keeper of the one
+        game earlier firmware kept in ``folder`` itself (as the PC simulator does)."""
         self.folder = folder
         self.name = "game-" + board if board else "game"
+        # the places earlier firmware kept this board's game in
+        self.earlier = (folder + self.name, folder + "game") if board else ()
+        if board:
+            folder += SAVES
+            storage.makedir(folder)
         self.save_path = folder + self.name + ".sav"
         self.record_path = folder + self.name + ".jsonl"
         self.on_step = on_step  # called once a step is saved
@@ -78,7 +96,7 @@ class Keeper:
         A save that cannot be resumed, or any save when ``refuse`` says why
         not, is kept aside. Never raises but for a failing flash (OSError)."""
         data, note = storage.load(self.save_path)
-        if data is None and self.name != "game":
+        if data is None:
             taken = self._take_over(fresh)
             if taken is not None:
                 data, note = taken, ""
@@ -104,23 +122,25 @@ class Keeper:
         return type(fresh).load(fresh.board, state), save_int(saved, "steps", 0, 1 << 30)
 
     def _take_over(self, fresh):
-        """The data of the save earlier firmware kept in ``game.sav``, now this
-        board's, if it is a game of this board; else None (and it stays)."""
-        old = Keeper(self.folder)
-        data = storage.load(old.save_path)[0]
-        if data is None:
-            return None
-        try:
-            self._load(data, fresh)
-        except Exception:  # another board's game: it waits for that board
-            return None
-        # the record first: a cut before the save is copied takes over again
-        if storage.exists(old.record_path):
-            storage.rename(old.record_path, self.record_path)
-        storage.save(self.save_path, data)
-        for end in (storage.NEW, storage.OLD, ""):
-            storage.remove(old.save_path + end)
-        return data
+        """The data of the save earlier firmware kept in ``folder`` itself,
+        now copied into this board's place, if it is a game of this board;
+        else None (and it stays). Copied, not renamed: see the module notes."""
+        for old in self.earlier:
+            data = storage.load(old + ".sav")[0]
+            if data is None:
+                continue
+            try:
+                self._load(data, fresh)
+            except Exception:  # another board's game: it waits for that board
+                continue
+            # the record first: a cut before the save is copied takes over again
+            if storage.exists(old + ".jsonl"):
+                storage.replace(self.record_path, self._lines(old + ".jsonl"))
+            storage.save(self.save_path, data)
+            for end in (".sav" + storage.NEW, ".sav" + storage.OLD, ".sav", ".jsonl"):
+                storage.remove(old + end)
+            return data
+        return None
 
     def _set_aside(self, data, why):
         """Keep the save ``data`` and the record aside; the note that says so."""
@@ -133,10 +153,10 @@ class Keeper:
         return "the saved game could not be resumed (%s); a new game started; the old save is kept as %s" % (
             why, self.name + ".sav" + BAD)
 
-    def _lines(self, keep=1 << 30):
-        """The record's first ``keep`` lines (blank ones left out), one at a
-        time; the file is read to its end, so it is closed after the last."""
-        with open(self.record_path, "rb") as f:
+    def _lines(self, path, keep=1 << 30):
+        """The first ``keep`` lines of the record at ``path`` (blank ones left out),
+        one at a time; the file is read to its end, so it is closed after the last."""
+        with open(path, "rb") as f:
             for text in f:
                 if keep and text.strip():
                     keep -= 1
@@ -148,7 +168,7 @@ class Keeper:
         count = 0
         first = b""
         try:
-            for text in self._lines():
+            for text in self._lines(self.record_path):
                 first = first or text
                 count += 1
         except OSError:
@@ -163,7 +183,7 @@ class Keeper:
         elif not count:
             return (note + "; " if note else "") + "the record is missing"
         elif count > self.steps + 1:
-            storage.replace(self.record_path, self._lines(self.steps + 1))
+            storage.replace(self.record_path, self._lines(self.record_path, self.steps + 1))
         elif count < self.steps + 1:
             return (note + "; " if note else "") + "the record misses %d steps" % (self.steps + 1 - count)
         return note

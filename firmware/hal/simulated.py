@@ -386,11 +386,15 @@ class CutOs:
         self.power.spend()
         os.remove(path)
 
+    def mkdir(self, path):
+        self.power.spend()
+        os.mkdir(path)
+
 
 def cut(action, steps, refuse=False):
     """``action()`` with the power cut after ``steps`` steps of ``hal.storage``
-    (a byte written, a rename, a remove; the bytes already written stay, as a
-    cut write leaves them); True if it finished."""
+    (a byte written, a rename, a remove, a folder made; the bytes already
+    written stay, as a cut write leaves them); True if it finished."""
     return powered(action, Power(steps), refuse)
 
 

@@ -31,10 +31,11 @@ and ``load`` tries path, then path.new, then path.old. A power cut
 so there is always a good copy unless none had ever been completed, and
 ``load`` after a cut save gives the new data or what it gave before the
 save (step 0 keeps a copy found in path.new from being overwritten by the
-next save). A rename is atomic on the Pico's LittleFS. Where a rename
-refuses to replace an existing file (Windows), step 2 removes path.old
-first: path is still there then, and path.new is good. Step 3 never has a
-file to replace.
+next save). A rename is atomic on the Pico's littlefs (though a cut in one
+can hide another file for a while: ``app.keeper`` says why its files have a
+folder of their own). Where a rename refuses to replace an existing file
+(Windows), step 2 removes path.old first: path is still there then, and
+path.new is good. Step 3 never has a file to replace.
 
 Files without a header (a game record) are written with ``append`` and
 ``replace``: ``replace`` writes a whole new file to path.new and renames it
@@ -87,6 +88,17 @@ def exists(path):
         return True
     except OSError:
         return False
+
+
+def makedir(path):
+    """Make the folder ``path`` (ending in /) if it is not there. On the Pico's
+    littlefs it is a write even when it is: littlefs first finishes a rename
+    a power cut interrupted, which until then can hide a file beside it."""
+    try:
+        os.mkdir(path[:-1])
+    except OSError:
+        if not exists(path[:-1]):
+            raise
 
 
 def rename(old, new):

@@ -30,7 +30,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from app.keeper import BAD, Keeper
+from app.keeper import BAD, SAVES, Keeper
 from hal.pixels import Pixels
 from host import build
 from host.boardfile import read_board
@@ -79,16 +79,18 @@ class Board:
     def kept(self, files):
         """(steps, game, record lines, note) of the game on the Pico's files,
         as the start-up resumes it on the PC; steps None if it does not."""
-        for name in list(self.folder.iterdir()):
-            name.unlink()
+        saves = self.folder / SAVES
+        saves.mkdir(exist_ok=True)
+        for path in list(saves.iterdir()):
+            path.unlink()
         for name, blob in files.items():
-            if name.startswith("game-"):
+            if name.startswith(SAVES):
                 (self.folder / name).write_bytes(blob)
         keeper = Keeper("%s/" % self.folder, self.name)
         game, note = keeper.resume(self.fresh)
         if game is None:
             return None, None, None, note
-        return keeper.steps, game, files["game-%s.jsonl" % self.name].decode().splitlines(), note
+        return keeper.steps, game, files[SAVES + "game-%s.jsonl" % self.name].decode().splitlines(), note
 
     def step(self, game):
         """Press for the next step of ``game`` (at its end: a new game);
@@ -174,8 +176,8 @@ def _check(board, files, frame, steps, state, lines, ended):
     if frame is None or frame["hex"] == _error_blink():
         return "halts", "%s after the power came back; error.log: %r; files: %s" % (
             "nothing lit" if frame is None else "the error blink", files.get("error.log", b"")[-300:],
-            ", ".join(sorted(name for name in files if "/" not in name)))
-    if "game-%s.sav%s" % (board.name, BAD) in files:
+            ", ".join(sorted(name for name in files if "/" not in name or name.startswith(SAVES))))
+    if SAVES + "game-%s.sav%s" % (board.name, BAD) in files:
         return "lost", "the save was kept aside"
     now_steps, game, now_lines, note = board.kept(files)
     if now_steps is None:
@@ -189,7 +191,7 @@ def _check(board, files, frame, steps, state, lines, ended):
         return "lost", "resumed after %d steps, %d saved before the step" % (now_steps, steps)
     if now_lines[:len(lines)] != lines[:now_steps + 1] or len(now_lines) != now_steps + 1:
         return "records off", "%d lines for %d steps" % (len(now_lines), now_steps)
-    if note or replayed("%s/game-%s.jsonl" % (board.folder, board.name)) != now_state:
+    if note or replayed("%s/%sgame-%s.jsonl" % (board.folder, SAVES, board.name)) != now_state:
         return "records off", note or "the record replays to another state"
     return None
 

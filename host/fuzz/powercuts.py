@@ -19,7 +19,7 @@ import os
 import random
 import tempfile
 
-from app.keeper import Keeper
+from app.keeper import SAVES, Keeper
 from hal import storage
 from hal.simulated import Power, cut, powered
 from host.boardfile import read_board
@@ -39,11 +39,14 @@ MEMORY = "/dev/shm" if os.path.isdir("/dev/shm") else None
 
 
 def files(folder):
-    """{name: bytes} of every file in ``folder`` (a path ending in /)."""
+    """{name: bytes} of every file in ``folder`` (a path ending in /) and in
+    its boards' saves folder (named ``saves/...``)."""
     found = {}
-    for name in os.listdir(folder):
-        with open(folder + name, "rb") as f:
-            found[name] = f.read()
+    for sub in ("", SAVES):
+        for name in os.listdir(folder + sub) if os.path.isdir(folder + sub) else ():
+            if os.path.isfile(folder + sub + name):
+                with open(folder + sub + name, "rb") as f:
+                    found[sub + name] = f.read()
     return found
 
 

@@ -127,8 +127,13 @@ def fresh():
 
 
 def wipe(folder):
+    """Empty ``folder``, its folders (a keeper's saves/) and all."""
     for name in os.listdir(folder):
-        os.remove(folder + "/" + name)
+        path = folder + "/" + name
+        if os.stat(path)[0] & 0x4000:  # S_IFDIR
+            done(path)
+        else:
+            os.remove(path)
 
 
 def done(folder):
