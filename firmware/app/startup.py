@@ -51,7 +51,7 @@ def read_json(name, missing="make flash puts it on the Pico", root="/"):
         raise ConfigError("%s: the file is missing (%s)" % (name, missing))
     try:
         with f:
-            return json.load(f)
+            return json.loads(f.read())  # (json.load reads a file a character at a time: on a Pico, 100 ms a board)
     except (ValueError, RuntimeError):  # (RuntimeError: nested deeper than the parser goes)
         raise ConfigError("%s: not valid JSON" % name)
 
@@ -145,9 +145,11 @@ def new_game(config, root="/"):
 
 def _beams_ma(game, config):
     """What the pocket beams draw of the LEDs' budget, if they are read."""
-    from hal.beams import BEAM_MA
+    if config["input"] != "sensors" or game.occupancy() is not None:
+        return 0
+    from hal.beams import BEAM_MA  # (only then: a module less to load on the other boards)
 
-    return BEAM_MA * len(BEAMS) if config["input"] == "sensors" and game.occupancy() is None else 0
+    return BEAM_MA * len(BEAMS)
 
 
 def wheel_count(game, pins, name):
@@ -169,13 +171,11 @@ def ports(game, pins, config, wheels):
     from machine import Pin, SoftSPI
 
     from app.controller import Ports
-    from hal.beams import Beams
     from hal.buttons import Button, ChainButtons
     from hal.die import Chance
     from hal.pixels import Pixels
     from hal.sensors import SPI_HZ, Sensors, SpiShiftIn
     from hal.strip_micropython import Transmitter
-    from hal.wheels import Wheels
 
     board = game.board
     buttons = tuple(Button(Pin(pins[role], Pin.IN, Pin.PULL_UP)) for role in ("die1", "die2"))
@@ -194,6 +194,8 @@ def ports(game, pins, config, wheels):
     if config["input"] == "sensors" and flicking:
         # a flicking game tracks no pieces: a counter dropping into a pocket breaks
         # its beam for a few ms, too short for the loop, so an interrupt latches it
+        from hal.beams import Beams
+
         beams = Beams(tuple(Pin(pins[role], Pin.IN, Pin.PULL_UP) for role in BEAMS))
         if chain:
             panel = ChainButtons(chain.read, tuple(n for _, n in board.buttons))
@@ -201,6 +203,8 @@ def ports(game, pins, config, wheels):
         sensors = Sensors(chain.read, board.sensors)
     encoders = None
     if wheels:
+        from hal.wheels import Wheels
+
         encoders = Wheels(tuple(_encoder(Pin(pins["wheel%d_a" % w], Pin.IN, Pin.PULL_UP),
                                          Pin(pins["wheel%d_b" % w], Pin.IN, Pin.PULL_UP))
                                 for w in range(1, wheels + 1)), wheels)
