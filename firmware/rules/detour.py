@@ -56,12 +56,13 @@ def _bits(mask):
     return (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1) + (mask >> 3)
 
 
-def _exits(text, where):
+def _exits(text, board, s):
+    """The exits ``text`` of space ``s`` as a mask of directions."""
     mask = 0
     for ch in text:
         d = DIRS.find(ch)
         if d < 0 or mask & (1 << d):
-            raise BoardError("%s: exits %r must be distinct letters of NESW" % (where, text))
+            raise BoardError("space %r: exits %r must be distinct letters of NESW" % (board.ids[s], text))
         mask |= 1 << d
     return mask
 
@@ -84,9 +85,12 @@ class DetourBoard(Board):
         fixed = bytearray(n)
         starts, arrows = [], []
         for s in range(n):
-            where = "space %r" % self.ids[s]
-            fixed[s] = _exits(field(spaces[s], "exits", str, where, BoardError), where)
+            exits = spaces[s].get("exits")
+            if type(exits) is not str:  # (the message only then: made for every space, it slowed the load)
+                field(spaces[s], "exits", str, "space %r" % self.ids[s], BoardError)
+            fixed[s] = _exits(exits, self, s)
             if self.kinds[s] == "start":
+                where = "space %r" % self.ids[s]
                 arrow = DIRS.find(field(spaces[s], "arrow", str, where, BoardError))
                 if len(spaces[s]["arrow"]) != 1 or arrow < 0 or not fixed[s] & (1 << arrow):
                     raise BoardError("%s: arrow must be one of its exits" % where)
@@ -163,21 +167,20 @@ class DetourBoard(Board):
         for s in range(len(self.ids)):
             mask = self.mask(s, wheels)
             count = _bits(mask)
-            where = "space %r" % self.ids[s]
             if count == 0 and self.kinds[s] == "wheel":
                 continue  # a wheel corner off the route in this position
             if count not in (2, 4):
-                raise BoardError("%s: has %d exits with the wheels at %d; a path space needs 2, a crossing 4"
-                                 % (where, count, wheels[0]))
+                raise BoardError("space %r: has %d exits with the wheels at %d; a path space needs 2, a crossing 4"
+                                 % (self.ids[s], count, wheels[0]))
             for d in range(4):
                 if mask & (1 << d):
                     t = self.nbr[4 * s + d]
                     if t == _NONE or not self.mask(t, wheels) & (1 << ((d + 2) & 3)):
-                        raise BoardError("%s: exit %s has no matching exit back (wheels at %d)"
-                                         % (where, DIRS[d], wheels[0]))
+                        raise BoardError("space %r: exit %s has no matching exit back (wheels at %d)"
+                                         % (self.ids[s], DIRS[d], wheels[0]))
                     w, v = self.wheel_of[s], self.wheel_of[t]
                     if w != v and w != _NONE and v != _NONE:
-                        raise BoardError("%s: two wheels may not touch" % where)
+                        raise BoardError("space %r: two wheels may not touch" % self.ids[s])
 
     def walk(self, s, heading, count, wheels):
         """Spaces passed from (s, heading) over ``count`` steps, and the heading at the end."""

@@ -58,13 +58,15 @@ class SniggleBoard(Board):
         squares = bytearray([_NONE] * 32)  # the 16 starting squares, then the 16 matching squares
         marks = []
         for s in range(n):
-            where = "space %r" % self.ids[s]
-            name = field(spaces[s], "colour", str, where, BoardError)
-            if name not in COLOURS:
+            name = spaces[s].get("colour")
+            if name not in COLOURS:  # (the message only then: made for every space, it slowed the load)
+                where = "space %r" % self.ids[s]
+                name = field(spaces[s], "colour", str, where, BoardError)
                 raise BoardError("%s: colour %r is not one of %s" % (where, name, ", ".join(COLOURS)))
             colour[s] = COLOURS.index(name)
             kind = self.kinds[s]
             if kind == "start" or kind == "home":
+                where = "space %r" % self.ids[s]
                 number = field(spaces[s], "number", int, where, BoardError)
                 if not colour[s] or not 1 <= number <= 4:
                     raise BoardError("%s: a %s square needs a player's colour and a number from 1 to 4" % (where, kind))
@@ -74,7 +76,7 @@ class SniggleBoard(Board):
                                      % (where, kind, LETTERS[colour[s] - 1], number, self.ids[squares[k]]))
                 squares[k] = s
             elif colour[s] and kind != "main":
-                raise BoardError("%s: a %s space is white" % (where, kind))
+                raise BoardError("space %r: a %s space is white" % (self.ids[s], kind))
             if kind == "trademark":
                 marks.append(s)
         for k in range(32):
@@ -91,7 +93,7 @@ class SniggleBoard(Board):
         at = self.at_cell
         covered = self._load_main(spaces[marks[0]], at)
         self._load_starts(at)
-        self._load_paths(field(data, "paths", list, "board", BoardError), covered)
+        self._load_paths(field(data, "paths", list, "board", BoardError), covered, at)
         self._rooms = array("I", [0] * (3 * self.height))  # scratch for walks (walk_main)
 
     def _load_main(self, mark, at):
@@ -141,7 +143,7 @@ class SniggleBoard(Board):
         self.start_steps = bytes(steps)
         self.start_cell = bytes(cells)
 
-    def _load_paths(self, paths, covered):
+    def _load_paths(self, paths, covered, at):
         """The two Zone paths: their spaces in order, how far along each
         space lies, and where each passes beside every matching square."""
         if len(paths) != 2:
@@ -166,8 +168,10 @@ class SniggleBoard(Board):
             entry = bytearray(16)
             for k in range(16):
                 h = self.home[k]
-                beside = [i for i in range(len(cells))
-                          if abs(self.xs[cells[i]] - self.xs[h]) + abs(self.ys[cells[i]] - self.ys[h]) == 1]
+                x, y = self.xs[h], self.ys[h]
+                # how far along the path its spaces on the four cells around the square lie
+                beside = [place[at[c]] for c in (cell(x - 1, y), cell(x + 1, y), cell(x, y - 1), cell(x, y + 1))
+                          if c in at and place[at[c]] != _NONE]
                 if len(beside) != 1:
                     raise BoardError("space %r: %s must pass beside it exactly once, not %d times"
                                      % (self.ids[h], where, len(beside)))
