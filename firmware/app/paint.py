@@ -59,6 +59,8 @@ class Canvas:
         self.on = ()  # Tiddlee Snuka: the counters that are on
         self.picked = None
         self.candidate = ()  # (from byte, to byte) of the moves of the decision picked
+        self._flashed = None  # the decision picked when its flash began
+        self._flash_at = 0
 
     def update(self, ctl):
         """Make the layers again if the game has changed since the last frame."""
@@ -120,6 +122,16 @@ class Canvas:
         if self.over is None:
             self.over = _empty(self.at, ctl.owners)
         return self.over
+
+    def flash(self, picked, now):
+        """Whether the decision ``picked`` shows in its flash now. The flash
+        begins lit when a decision is picked: counted on the clock, a click
+        through the choices showed only when the flash came round, up to
+        2 * FLASH_MS later."""
+        if picked is not self._flashed:
+            self._flashed = picked
+            self._flash_at = now
+        return C.blink(diff(now, self._flash_at), C.FLASH_MS * 2)
 
     def pick(self, ctl, picked):
         """The moves of the decision the picker shows: (from byte, to byte)."""
@@ -202,7 +214,7 @@ def _candidate(ctl, canvas, f, now, picked):
     if picked is None:
         return
     decision = picked[1]
-    flash = C.blink(now, C.FLASH_MS * 2)
+    flash = canvas.flash(picked, now)
     moves = canvas.pick(ctl, picked)
     if moves:
         colour = C.player(ctl.game, ctl.game.turn)
@@ -362,15 +374,14 @@ def _snuka(ctl, canvas, f, now):
         b = refused[1]
         for s in board.spots[b] if b < len(board.spots) else board.pockets:
             _put(f, at[s], C.RED)
-    if not C.blink(now, C.FLASH_MS * 2):
-        return
-    if ctl.foul >= 0:  # a foul kind named: which counter? every one in play flashes
-        for c in range(len(board.spots)):
-            if game.in_play(c):
-                _put(f, at[board.spots[c][0]], C.WHITE)
+    if ctl.foul >= 0:  # a foul kind named: which counter? every one in play flashes, lit when named
+        if C.blink(diff(now, ctl.foul_at), C.FLASH_MS * 2):
+            for c in range(len(board.spots)):
+                if game.in_play(c):
+                    _put(f, at[board.spots[c][0]], C.WHITE)
         return
     picked = ctl.picked
-    if picked is None:
+    if picked is None or not canvas.flash(picked, now):
         return
     decision = picked[1]
     if len(decision) > 1:

@@ -11,6 +11,7 @@ and ("wheel", w, look), ("dice", value...).
 """
 
 from app import colours as C
+from hal.buttons import STABLE_MS
 from hal.die import FACES
 from app.controller import Controller
 from hal.simulated import Bytes, Rig, SimBoard
@@ -379,6 +380,24 @@ def test_every_pixel_frame_stays_within_the_current_budget():
     assert pixels.draw_ma <= pixels.budget_ma
     run(rig, (("press", 0), ("wait", 300)))
     assert 0 < pixels.draw_ma <= pixels.budget_ma
+
+
+def test_snuka_a_click_through_the_choices_lights_the_next_at_once_whatever_the_clock():
+    # the choice picked flashes white; a click's frame shows the next one lit
+    # wherever the clock stands in the flash, not once the flash comes round
+    for offset in range(0, 4 * C.FLASH_MS, 20):
+        rig = start("snuka")
+        rig.run(offset)
+        rig.sim.press(0)
+        rig.run(60)
+        rig.sim.release(0)
+        rig.run(STABLE_MS + rig.STEP_MS)  # the click is known: its frame is drawn
+        board = rig.game.board
+        decision = rig.ctl.picked[1]
+        space = board.spots[decision[1]][0] if len(decision) > 1 else board.pockets[0]
+        frame = rig.ctl.ports.pixels.frame
+        led = board.leds[space]
+        assert (frame[3 * led], frame[3 * led + 1], frame[3 * led + 2]) == C.WHITE, (offset, decision)
 
 
 def test_snuka_a_counter_through_a_pocket_beam_puts_the_pots_first():
