@@ -239,7 +239,8 @@ class Controller:
                 self._fault(part, err)
         if self._later:
             self._later = False  # this pass worked out a new offer: its frame goes out on the next
-        elif self._last_draw is None or diff(now, self._last_draw) >= FRAME_MS - self._last_draw % FRAME_MS:
+        elif self._last_draw is None or diff(now, self._last_draw) >= FRAME_MS - self._last_draw % FRAME_MS \
+                and not self._settling(now):
             try:
                 self.draw(now)
             except Exception as err:
@@ -251,6 +252,16 @@ class Controller:
                 self._fault("play", err)
         if self._unsaved:
             self._save()
+
+    def _settling(self, now):
+        """Whether a die button's release may be under way. An animation's
+        frame waits until it is known: painted and sent, it held off the
+        next read of the button by a few ms, and the release is known only
+        once the button has read up for STABLE_MS."""
+        for button in self.ports.buttons:
+            if button.settling(now):
+                return True
+        return False
 
     def _fault(self, where, err):
         self.faults += 1

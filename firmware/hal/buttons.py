@@ -100,6 +100,11 @@ class Button:
             return LONG
         return None
 
+    def settling(self, now):
+        """Down, its level changed less than ``stable_ms`` ago: a release may
+        be under way, known once the contact has been quiet that long."""
+        return self.down and diff(now, self._since) < self.stable_ms
+
     def resting(self):
         """Up and armed: until its level changes, a poll changes nothing."""
         return self._armed and not self.down

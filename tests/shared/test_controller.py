@@ -400,6 +400,24 @@ def test_snuka_a_click_through_the_choices_lights_the_next_at_once_whatever_the_
         assert (frame[3 * led], frame[3 * led + 1], frame[3 * led + 2]) == C.WHITE, (offset, decision)
 
 
+def test_no_animation_frame_is_sent_while_a_click_of_button_one_is_being_known():
+    # the counters on breathe, a frame every 20 ms; but from a release until the
+    # click is known the loop keeps reading the button instead (on a Pico a frame
+    # held off the next read by a few ms, and the click waits for STABLE_MS of quiet)
+    for offset in range(0, 20):
+        rig = start("snuka")
+        rig.run(offset)
+        rig.sim.press(0)
+        rig.run(60)
+        picked = rig.ctl.picked
+        rig.sim.release(0)
+        sent = rig.sim.frames
+        while rig.ctl.picked is picked:
+            rig.now += 1
+            rig.ctl.tick(rig.now)
+        assert rig.sim.frames == sent + 1, offset  # the click's own frame only
+
+
 def test_snuka_a_counter_through_a_pocket_beam_puts_the_pots_first():
     rig = start("snuka", steps=("R", "miss"))  # player 2 to shoot, red on
     run(rig, (("press", 0), ("press", 0)))  # clicked on past the first candidates
