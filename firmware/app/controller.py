@@ -240,7 +240,7 @@ class Controller:
         if self._later:
             self._later = False  # this pass worked out a new offer: its frame goes out on the next
         elif self._last_draw is None or diff(now, self._last_draw) >= FRAME_MS - self._last_draw % FRAME_MS \
-                and not self._settling(now):
+                and not self._settling():
             try:
                 self.draw(now)
             except Exception as err:
@@ -253,13 +253,13 @@ class Controller:
         if self._unsaved:
             self._save()
 
-    def _settling(self, now):
+    def _settling(self):
         """Whether a die button's release may be under way. An animation's
         frame waits until it is known: painted and sent, it held off the
-        next read of the button by a few ms, and the release is known only
-        once the button has read up for STABLE_MS."""
+        next read of the button by a few ms, and the release is known at the
+        first read STABLE_MS after the contact opened."""
         for button in self.ports.buttons:
-            if button.settling(now):
+            if button.settling():
                 return True
         return False
 

@@ -16,17 +16,19 @@ cycles on CLICK and confirms on LONG.
 
 Debouncing. A press counts at its first contact (leading edge), as soon as
 it is read: a button that has rested up for ``stable_ms`` is armed, and the
-first read of it down is the press, with nothing to wait for. From then on
-it is down until it has read up, unchanged, for ``stable_ms``: the contact
-bounce after the first touch (a few ms), a drop-out while held, and the
-bounce as it opens all flip the level for less than that, so they never end
-the press, and the button is not armed again until the bounce is over. So a
-bounce never gives a second press, and neither does a glitch: a spike on a
-released button's line is one press (and a click) at most, never two.
-(The switches hardware/bom.md names bounce for 5 ms at most; the die's
-answer must be lit within 16 ms of the touch.) The one case that waits: a
-button already down when polling begins (held at power-up) is pressed once
-it has read down for ``stable_ms``, as if pressed then.
+first read of it down is the press, with nothing to wait for. A release is
+known ``stable_ms`` after the contact is first read open: the switches
+hardware/bom.md names bounce for 5 ms at most, so by then the contact is at
+rest, and its level says whether it opened (a release) or it was a drop-out
+while held or the bounce of the press (still down; the next opening is
+looked at afresh). The button is armed again only once it has read up,
+unchanged, for ``stable_ms``. So a bounce never gives a second press, even
+a bounce longer than the datasheet's, and neither does a glitch: a spike on
+a released button's line is one press (and a click) at most, never two. (A
+click is known at its release, and a step through the choices on a click
+must be lit within 16 ms of it.) The one case that waits: a button already
+down when polling begins (held at power-up) is pressed once it has read
+down for ``stable_ms``, as if pressed then.
 """
 
 from hal.ticks import diff
@@ -37,11 +39,9 @@ LONG = "long"
 RELEASE = "release"
 
 # The buttons the BOM names bounce for 5 ms at most (Omron's B3F, B3FS and B3S
-# datasheets: "bounce time 5 ms max"), so a level unchanged for 5 ms is the
-# contact at rest; the clock counts whole ms, so 6 ms on it is 5 ms at
-# least. It delays only a release (and the arming for the next press), never
-# a press; but a click is known at its release, and a step through the
-# choices on a click must be lit within 16 ms of it.
+# datasheets: "bounce time 5 ms max"), so 5 ms after a contact first moves it
+# is at rest; the clock counts whole ms, so 6 ms on it is 5 ms at least. It
+# delays only a release (and the arming for the next press), never a press.
 STABLE_MS = 6
 # A hurried click lasts 100-300 ms; 700 ms is clearly deliberate without
 # feeling slow (phones use 400-500 ms, but a board game is not in a hurry
@@ -64,6 +64,8 @@ class Button:
         self._raw = False  # the level read last time, as pressed/not
         self._since = None  # when the raw level last changed (None: never read yet)
         self._armed = False  # up and quiet for stable_ms: the next contact is a press
+        self._rested = False  # armed once: down before that is a button held at power-up
+        self._opened = None  # when the contact of a press was first read open, until its level is known
         self._pressed_at = 0  # when the current press began
         self._long_sent = False
 
@@ -79,20 +81,22 @@ class Button:
             if raw and self._armed:  # the first contact of a press: at once
                 self._armed = False
                 return self._press(now)
-            return None
+            if not raw and self.down and self._opened is None:
+                self._opened = now  # opening, or bouncing: the level once the bounce is over says
+        if self._opened is not None and diff(now, self._opened) >= self.stable_ms:
+            self._opened = None
+            if not raw:
+                self.down = False
+                return RELEASE if self._long_sent else CLICK
         steady = diff(now, self._since) >= self.stable_ms
-        if raw != self.down:
-            if not steady:
-                return None
-            if raw:  # down since before the first read: a press once it is steady
-                return self._press(self._since)
-            self.down = False
-            self._armed = True
-            return RELEASE if self._long_sent else CLICK
         if not raw:
-            if steady:
-                self._armed = True
+            if steady and not self.down:
+                self._armed = self._rested = True
             return None
+        if not self.down:
+            if steady and not self._rested:  # down since before the first read: a press once steady
+                return self._press(self._since)
+            return None  # (down again before it rested up: a bounce past the datasheet's, not a press)
         # counted from the press itself: a drop-out too short to be a release
         # does not restart it
         if not self._long_sent and diff(now, self._pressed_at) >= self.long_ms:
@@ -100,10 +104,10 @@ class Button:
             return LONG
         return None
 
-    def settling(self, now):
-        """Down, its level changed less than ``stable_ms`` ago: a release may
-        be under way, known once the contact has been quiet that long."""
-        return self.down and diff(now, self._since) < self.stable_ms
+    def settling(self):
+        """Whether a release may be under way: the contact was read open
+        less than ``stable_ms`` ago, and its level then will say."""
+        return self._opened is not None
 
     def resting(self):
         """Up and armed: until its level changes, a poll changes nothing."""

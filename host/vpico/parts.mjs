@@ -163,7 +163,8 @@ export class HC165Chain {
 // A push button or a wheel's position contact between a GPIO and GND. A
 // tactile switch's contacts bounce for up to a few ms when they close and
 // open (5 ms is the usual datasheet maximum, e.g. Omron B3F); the model
-// chatters for BOUNCE_NS at irregular intervals, the same pattern each run.
+// chatters at irregular intervals and is at rest BOUNCE_NS after it began,
+// the same pattern each run.
 const BOUNCE_NS = 5e6;
 
 export class Contact {
@@ -195,6 +196,7 @@ export class Contact {
         state = !state;
       }
     }
+    t = Math.min(t, atNs + BOUNCE_NS); // at rest within the datasheet's bounce time
     this.scheduler.at(t, () => this.set(closed));
     return t;
   }
