@@ -83,16 +83,17 @@ class Button:
                 return self._press(now)
             if not raw and self.down and self._opened is None:
                 self._opened = now  # opening, or bouncing: the level once the bounce is over says
+        event = None
         if self._opened is not None and diff(now, self._opened) >= self.stable_ms:
             self._opened = None
             if not raw:
                 self.down = False
-                return RELEASE if self._long_sent else CLICK
+                event = RELEASE if self._long_sent else CLICK
         steady = diff(now, self._since) >= self.stable_ms
         if not raw:
-            if steady and not self.down:
+            if steady and not self.down:  # (quiet since it opened: the next touch is a press at once)
                 self._armed = self._rested = True
-            return None
+            return event
         if not self.down:
             if steady and not self._rested:  # down since before the first read: a press once steady
                 return self._press(self._since)
