@@ -380,6 +380,17 @@ def test_the_picos_compiled_pixel_loops_send_the_bytes_cpython_sends(flashed):
     assert int(out[2]) < ours.brightness  # the limit acted on full white
 
 
+def test_the_picos_compiled_hex_loop_writes_what_cpython_writes(flashed):
+    pico, _ = flashed
+    code = ("import hal.viper\nfrom app import link\nout = bytearray(512)\n"
+            "print(link.hexed is hal.viper.hexed)\n"
+            "for start, end in ((0, 256), (250, 256), (7, 8)):\n"
+            " link.hexed(bytes(range(256)), start, end, out)\n print(bytes(out[:2 * (end - start)]).decode())\n")
+    out = mpremote(pico.port, "exec", code).split()
+    assert out[0] == "True"  # the link's frames are encoded by the loop compiled to machine code
+    assert out[1:] == [bytes(range(256)).hex(), bytes(range(250, 256)).hex(), "07"]
+
+
 # every walk from a starting square or a main-area space of the Sniggle board, folded into one number
 SNIGGLE_WALKS = (
     "import json\nfrom rules import sniggle\n"

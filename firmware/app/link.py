@@ -15,13 +15,16 @@ pixels' frame when it changed, at most one every FRAME_GAP_MS. A
 subscription lapses after QUIET_MS without a line from the host: a host
 that went away costs the loop nothing.
 
-What a tick costs stays small: the port is looked at every POLL_MS (while
-no line is half read), and a frame goes out FRAME_CHUNK bytes a tick (the
-USB port's buffer is small: a whole frame at once would wait for the wire),
-nothing else being written until its line is whole.
+What a tick costs stays small. Most ticks return at once: the port and a
+subscriber's record are looked at every POLL_MS (while no line is half
+read). What one tick writes fits in the USB port's buffer (256 bytes), as a
+write beyond it waits for the wire: a frame goes out FRAME_CHUNK bytes a
+tick, nothing else being written until its line is whole, and a page of the
+record holds PAGE_BYTES at most. A frame's hex digits are written into a
+buffer of the link's own (on the Pico by a loop compiled to machine code,
+``hal.viper``): a subscriber's frames allocate nothing.
 """
 
-from binascii import hexlify
 import json
 
 from hal.ticks import diff
@@ -34,6 +37,8 @@ MARK = 0x7E  # "~": the first byte of every request and of every answer
 MAX_LINE = 64  # bytes of a request, the mark included
 READ_BYTES = 16  # taken from the port in one tick at most
 PAGE = 8  # record lines answered to one request (the host asks again for more)
+PAGE_BYTES = 160  # and their bytes, but for a first line longer: the USB port buffers 256, a write beyond waits
+READ_PAGE = 256  # bytes of the record read at once (a line longer is read on its own)
 FRAME_GAP_MS = 100  # a subscribed host gets at most 10 frames a second
 FRAME_CHUNK = 48  # wire bytes of a frame sent in one tick (96 characters)
 POLL_MS = 20  # how often the port is looked at
@@ -41,9 +46,31 @@ QUIET_MS = 5000  # a subscription lapses when the host has said nothing for this
 VERBS = ("hello", "ping", "frame", "state", "record", "sub", "unsub")
 
 
+def hexed(src, start, end, out):
+    """The bytes ``src[start:end]`` as lower-case hex digits into ``out`` from its start."""
+    j = 0
+    for i in range(start, end):
+        high = src[i] >> 4
+        low = src[i] & 15
+        if high > 9:
+            high += 39  # to "a": "0" is 48, "a" 97
+        if low > 9:
+            low += 39
+        out[j] = high + 48
+        out[j + 1] = low + 48
+        j += 2
+
+
+try:
+    from hal.viper import hexed  # noqa: F811  the same loop, compiled for the Pico
+except (ImportError, SyntaxError, ValueError):  # CPython; a port without the emitter, from source or .mpy
+    pass
+
+
 class UsbSerial:
     """The Pico's USB serial port as the link uses it: ``read()`` one waiting
-    byte or -1, ``write(bytes)``. MicroPython only."""
+    byte or -1, ``write(data, start, end)`` the bytes ``data[start:end]``
+    (``end`` None: to the end of ``data``). MicroPython only."""
 
     def __init__(self):
         import select
@@ -61,8 +88,9 @@ class UsbSerial:
             return self._byte[0]
         return -1
 
-    def write(self, data):
-        self._out.write(data)
+    def write(self, data, start=0, end=None):
+        # (a stream's write takes where to start and how many, and makes no copy)
+        self._out.write(data, start, (len(data) if end is None else end) - start)
 
 
 class Link:
@@ -78,14 +106,22 @@ class Link:
         self._next = 0  # the record line a subscriber gets next
         self._pushed = 0  # when the last frame was pushed
         self._sent = bytearray(len(ctl.ports.pixels.wire))  # the frame pushed last
-        self._view = memoryview(self._sent)
         self._at = -1  # the next byte of the frame on its way, -1 for none
+        self._hex = bytearray(2 * FRAME_CHUNK)  # a frame's hex digits, a chunk at a time
+        self._digits = bytearray(10)  # a number written out
+        self._page = bytearray(READ_PAGE)  # record lines as read from the file
         self._frame_t = 0  # when it was taken
         self._polled = 0
         self._game = ctl.game
-        self._mark = (0, 0)  # (line number, byte offset) in the record, where the last read stopped
+        # where the last read of the record stopped: the number of the line, its byte (a tuple would allocate)
+        self._mark_n = self._mark_at = 0
+        self._file = None  # the record, kept open from one page to the next while a subscriber catches up
+        self._opened = 0  # the steps when it was opened
 
     def tick(self, now):
+        if self._at < 0 and not self._len and diff(now, self._polled) < POLL_MS:
+            if not self.subscribed or diff(now, self._pushed) < FRAME_GAP_MS:
+                return  # most ticks: nothing to send, and the port and the record were looked at just now
         try:
             self._tick(now)
         except Exception as err:  # a fault of the link must not stop the game: it starts listening afresh
@@ -93,6 +129,7 @@ class Link:
             self._at = -1
             self._skip = False
             self._bad = None
+            self._file = None
             self.ctl._fault("link", err)
 
     def _tick(self, now):
@@ -102,21 +139,28 @@ class Link:
         if self._len or diff(now, self._polled) >= POLL_MS:
             self._polled = now
             self._listen(now)
-        if not self.subscribed or self._at >= 0:
-            return
+            if self.subscribed and self._at < 0 and self._news(now):
+                return  # a page of the record went out: a frame waits for the next tick
+        if self.subscribed and self._at < 0 and diff(now, self._pushed) >= FRAME_GAP_MS:
+            if self.ctl.ports.pixels.wire != self._sent:
+                self._pushed = now
+                self._frame(now)
+
+    def _news(self, now):
+        """Send a subscriber the record lines it has not had, as many as a
+        page holds; whether there were any."""
         if diff(now, self._heard) > QUIET_MS:
             self.subscribed = False
-            return
-        ctl = self.ctl
-        if ctl.game is not self._game:
+            self._close()
+            return False
+        if self.ctl.game is not self._game:
             self._next = 0  # a new game: its record begins again
-        if self._next <= self._steps():
-            sent = self._record(self._next)
-            # a record that stops short (lines lost to a failing flash) is not asked for again and again
-            self._next = sent if sent > self._next else self._steps() + 1
-        if ctl.ports.pixels.wire != self._sent and diff(now, self._pushed) >= FRAME_GAP_MS:
-            self._pushed = now
-            self._frame(now)
+        if self._next > self._steps():
+            return False
+        sent = self._record(self._next, True)
+        # a record that stops short (lines lost to a failing flash) is not asked for again and again
+        self._next = sent if sent > self._next else self._steps() + 1
+        return True
 
     # -- what the host sends -------------------------------------------------------
 
@@ -189,6 +233,7 @@ class Link:
             self._frame(now)  # what the board shows now, before anything changes it
         else:
             self.subscribed = False
+            self._close()
             self._send({"unsub": True})
 
     # -- answers ---------------------------------------------------------------------
@@ -222,46 +267,114 @@ class Link:
     def _more(self):
         at = self._at
         end = min(at + FRAME_CHUNK, len(self._sent))
-        self.serial.write(hexlify(self._view[at:end]))
+        hexed(self._sent, at, end, self._hex)
+        self.serial.write(self._hex, 0, 2 * (end - at))
         if end < len(self._sent):
             self._at = end
         else:
             self._at = -1
-            self.serial.write(b'", "t": %d}\n' % self._frame_t)
+            self.serial.write(b'", "t": ')
+            self._number(self._frame_t)
+            self.serial.write(b"}\n")
+
+    def _number(self, value):
+        """Write ``value`` (0 or more) in decimal: its digits one by one into a
+        buffer of the link's own, as "%d" would allocate."""
+        out = self._digits
+        d = 1
+        while value // d >= 10:
+            d *= 10
+        n = 0
+        while d:
+            out[n] = 48 + value // d % 10
+            n += 1
+            d //= 10
+        self.serial.write(out, 0, n)
+
+    def _record_line(self, n, data, start, end):
+        """Write record line ``n``, ``data[start:end]``, as its answer."""
+        serial = self.serial
+        serial.write(b'~{"n": ')
+        self._number(n)
+        serial.write(b', "line": ')
+        serial.write(data, start, end)
+        serial.write(b"}\n")
 
     def _state(self):
         game = self.ctl.game
         self._send({"state": game.save(), "phase": PHASE_NAMES[game.phase], "turn": game.turn,
                     "actor": game.actor, "steps": self._steps()})
 
-    def _record(self, first):
-        """Send the record's lines from ``first``, PAGE at most, then where it
-        stopped; return the number of the next line to send."""
+    def _close(self):
+        if self._file:
+            self._file.close()
+            self._file = None
+
+    def _record(self, first, hold=False):
+        """Send the record's lines from ``first``, a page at most, then where
+        it stopped; return the number of the next line to send. With ``hold``
+        the file stays open for the next page (opening it takes about 2 ms
+        of the Pico's), while no step is played."""
         keeper = self.ctl.keeper
         if keeper is None:
             self._error("this board keeps no record")
             return first
+        steps = self._steps()
         if self.ctl.game is not self._game:  # a new game's record: the place kept was in the old one
             self._game = self.ctl.game
-            self._mark = (0, 0)
-        n, at = self._mark
+            self._mark_n = self._mark_at = 0
+            self._close()
+        elif self._opened != steps:
+            self._close()  # a step was appended since, through another file: the blocks this one read may be reused
+        n = self._mark_n
+        at = self._mark_at
         if first < n:
             n, at = 0, 0
-        last = min(first + PAGE, self._steps() + 1)  # the record's lines: the header and one a step
+        last = min(first + PAGE, steps + 1)  # the record's lines: the header and one a step
+        size = 0
+        f = self._file
+        self._file = None
         try:
-            with open(keeper.record_path, "rb") as f:
-                f.seek(at)
-                while n < last:
-                    text = f.readline()
-                    if not text.endswith(b"\n"):
-                        break  # (a line still being written)
-                    if n >= first:
-                        self.serial.write(b'~{"n": %d, "line": %s}\n' % (n, text.rstrip()))
-                    n += 1
-                    at += len(text)
+            if f is None:
+                f = open(keeper.record_path, "rb")
+                self._opened = steps
+            # read into a buffer of the link's own, the lines written from it: nothing allocated (but for a line
+            # longer than the buffer), so that the loop's own allocations do not slow down in a heap cut up small
+            page = self._page
+            f.seek(at)
+            got = f.readinto(page)
+            i = 0
+            while n < last:
+                j = page.find(b"\n", i, got)
+                data = page
+                if j < 0 and i == 0 and got == len(page):
+                    f.seek(at)
+                    data = f.readline()
+                    j = len(data) - 1
+                if j < 0 or data[j] != 10:
+                    break  # the end of the page, or a line still being written
+                if n >= first:
+                    size += j - i + 22  # (with ~{"n": , "line": })
+                    if size > PAGE_BYTES and n > first:
+                        break  # the rest for the next request
+                    self._record_line(n, data, i, j)
+                n += 1
+                at += j + 1 - i
+                i = j + 1
+                if data is not page:
+                    break  # (the rest of the page after a long line: read again next time)
+            if hold and n <= steps:
+                self._file, f = f, None
         except OSError:
             pass  # no record yet: nothing to send
-        self._mark = (n, at)
+        if f:
+            f.close()
+        self._mark_n = n
+        self._mark_at = at
         nxt = max(n, first)
-        self._send({"record": nxt, "steps": self._steps()})
+        self.serial.write(b'~{"record": ')
+        self._number(nxt)
+        self.serial.write(b', "steps": ')
+        self._number(steps)
+        self.serial.write(b"}\n")
         return nxt

@@ -1,11 +1,12 @@
-"""The per-byte loops of ``hal.pixels``, compiled to the Pico's machine code
-by MicroPython's viper emitter.
+"""The per-byte loops of ``hal.pixels`` and ``app.link``, compiled to the
+Pico's machine code by MicroPython's viper emitter.
 
 Interpreted, they take about 2.5 ms of a 195-pixel frame on a Pico, a
 quarter of the loop's 10 ms; compiled, about 0.1 ms. They do what the
-interpreted ones in ``hal.pixels`` do, which other interpreters run: on
-CPython importing this is an ImportError; on a port without the emitter
-(WebAssembly) a SyntaxError from source, a ValueError from the Pico's .mpy.
+interpreted ones in ``hal.pixels`` and ``app.link`` do, which other
+interpreters run: on CPython importing this is an ImportError; on a port
+without the emitter (WebAssembly) a SyntaxError from source, a ValueError
+from the Pico's .mpy.
 """
 
 import micropython
@@ -41,3 +42,22 @@ def remap(frame, wire, lut, order: int):
         w[i + g] = t[f[i + 1]]
         w[i + b] = t[f[i + 2]]
         i += 3
+
+
+@micropython.viper
+def hexed(src, start: int, end: int, out):
+    s = ptr8(src)  # noqa: F821
+    o = ptr8(out)  # noqa: F821
+    i = start
+    j = 0
+    while i < end:
+        high = s[i] >> 4
+        low = s[i] & 15
+        if high > 9:
+            high += 39
+        if low > 9:
+            low += 39
+        o[j] = high + 48
+        o[j + 1] = low + 48
+        i += 1
+        j += 2
