@@ -232,6 +232,10 @@ def game_rows(name, position, cpy, mpy, heap, pico, power):
            % (name, link["frames_per_s"]), "-", "-", "%.2f; %.2f" % (link["idle_us"] / 1000, link["sub_us"] / 1000),
            "<= %g (Pico, subscribed)" % (LINK_US / 1000), link["sub_us"] <= LINK_US)
     yield ("%s:   its longest tick, a host subscribed, ms" % name, "-", "-", "%.1f" % (link["longest_us"] / 1000), "", None)
+    yield ("%s:   main.py's loop meanwhile, its mean pass and its longest: no host; a host subscribed, ms" % name,
+           "-", "-", "%.2f, %.1f; %.2f, %.1f" % (link["idle_pass_us"] / 1000, link["idle_longest_pass_us"] / 1000,
+                                                 link["sub_pass_us"] / 1000, link["sub_longest_pass_us"] / 1000),
+           "<= %d (Pico, longest)" % PERIOD_MS, link["sub_longest_pass_us"] <= PERIOD_MS * 1000)
     yield ("%s: boot to the first frame, ms (a new game; the saved game resumed)" % name,
            "-", "-", "%.0f; %.0f" % (pico["boot_ms"], pico["resume_ms"]), "<= %d (Pico)" % BOOT_MS,
            max(pico["boot_ms"], pico["resume_ms"]) <= BOOT_MS)

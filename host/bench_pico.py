@@ -33,7 +33,9 @@ counts cycles, so a figure comes out the same at every run. On each board:
 - last, what the USB line protocol (app.link) costs main.py's loop: its
   game runs LINK_MS with no host, then LINK_MS with a host subscribed that
   pings it every second, as make live does; the mean of the link's share
-  of a tick each time, and its longest subscribed.
+  of a tick each time, and its longest subscribed; the loop's mean and
+  longest pass each time (the USB port's interrupts and its work in the
+  pause between two ticks count there).
 """
 
 import json
@@ -236,9 +238,13 @@ def link_cost(pico):
     out = subprocess.run([str(MPREMOTE), "connect", pico.port, "resume", "exec",
                           "import bench_board, json; print(json.dumps(bench_board.LINK))"],
                          capture_output=True, text=True, timeout=TIMEOUT_S).stdout.strip().splitlines()
-    (idle, idle_us, _), (ticks, us, longest) = json.loads(out[-1])
-    return {"idle_us": idle_us / max(idle, 1), "sub_us": us / max(ticks, 1), "longest_us": longest, "ticks": ticks,
-            "frames_per_s": frames * 1000 / LINK_MS}
+    idle, sub = json.loads(out[-1])
+    figures = {"idle_us": idle[1] / max(idle[0], 1), "sub_us": sub[1] / max(sub[0], 1), "longest_us": sub[2],
+               "ticks": sub[0], "frames_per_s": frames * 1000 / LINK_MS}
+    for name, (ticks, _, _, first, last, longest) in (("idle", idle), ("sub", sub)):
+        figures[name + "_pass_us"] = (last - first) / max(ticks - 1, 1)  # (3 s: the Pico's us do not wrap meanwhile)
+        figures[name + "_longest_pass_us"] = longest
+    return figures
 
 
 def board_figures(name, positions, led=False):

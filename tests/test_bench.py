@@ -30,7 +30,8 @@ def pico_figures(**changes):
             "lowest_block": 20000, "free_block": 21000}
     one = {"boot_ms": 1200, "resume_ms": 1300, "pixels": 100, "press_from": "press", "press_sent_ms": 10,
            "press_lit_ms": 13}
-    link = {"idle_us": 70, "sub_us": 270, "longest_us": 3300, "ticks": 1000, "frames_per_s": 10}
+    link = {"idle_us": 70, "sub_us": 270, "longest_us": 3300, "ticks": 1000, "frames_per_s": 10, "idle_pass_us": 2500,
+            "idle_longest_pass_us": 6000, "sub_pass_us": 2600, "sub_longest_pass_us": 7000}
     for key, value in changes.items():
         for part in (device, loop, game, one, link):
             if key in part:
@@ -83,7 +84,8 @@ def test_bench_prints_every_game_beside_its_budgets(table):
                                ("boot to the first frame", "<= 1500"),
                                ("the hint as the controller asks for it", "<= 1500"),
                                ("a hint asked on the board", "<= 1500"),
-                               ("the USB line protocol's share of a tick", "<= 1 (Pico, subscribed)")):
+                               ("the USB line protocol's share of a tick", "<= 1 (Pico, subscribed)"),
+                               ("main.py's loop meanwhile", "<= 10 (Pico, longest)")):
             row = next(l for l in rows if figure in l)
             assert budget in row and row.split()[-1] == "within", row
         assert "stronger than greedy" in next(l for l in rows if "its strength at 80 nodes" in l)
