@@ -341,11 +341,15 @@ class Link:
             # read into a buffer of the link's own, the lines written from it: nothing allocated (but for a line
             # longer than the buffer), so that the loop's own allocations do not slow down in a heap cut up small
             page = self._page
-            f.seek(at)
-            got = f.readinto(page)
-            i = 0
+            i = got = 0
             while n < last:
                 j = page.find(b"\n", i, got)
+                if j < 0 and n <= first and (i or not got):
+                    # no line sent yet (those before ``first`` are passed over): the next page, from line n
+                    f.seek(at)
+                    got = f.readinto(page)
+                    i = 0
+                    j = page.find(b"\n", 0, got)
                 data = page
                 if j < 0 and i == 0 and got == len(page):
                     f.seek(at)
@@ -362,7 +366,7 @@ class Link:
                 at += j + 1 - i
                 i = j + 1
                 if data is not page:
-                    break  # (the rest of the page after a long line: read again next time)
+                    i = got = 0  # (the page after a long line is read again)
             if hold and n <= steps:
                 self._file, f = f, None
         except OSError:

@@ -147,6 +147,9 @@ def test_a_long_record_comes_a_page_at_a_time():
         got += [a["line"] for a in answers[:-1]]
         at = answers[-1]["record"]
     assert got == lines
+    last = len(lines) - 2
+    again = b.ask("~record %d\n" % last)  # back to a line far into the file
+    assert [a["line"] for a in again[:-1]] == lines[last:] and again[-1]["record"] == len(lines)
     again = b.ask("~record 3\n")[:-1]  # back to an earlier line
     assert again and [a["line"] for a in again] == lines[3:3 + len(again)]
     b.close()
