@@ -194,7 +194,7 @@ def check_the_page(server, frames, offsets):
         page = browser.new_page(viewport={"width": 1280, "height": 860})
         page.goto(server.url)
         page.wait_for_selector("#board[data-frame]")
-        live = page.evaluate("document.body.classList.contains('live')")
+        live = page.evaluate("document.body.classList.contains('live')") and page.inner_text("#brand") == "Live board"
         controls = page.is_visible("#new") or page.is_visible(".press") or page.is_visible("#setup")
         n, shown = page.evaluate("() => [+document.getElementById('board').dataset.frame,"
                                  " [...document.querySelectorAll('[data-led]')].map(e => [+e.dataset.led, e.getAttribute('fill')])]")

@@ -737,6 +737,7 @@ for (const b of document.querySelectorAll("[data-go]")) {
 fetch("/api/live").then((answer) => (answer.ok ? answer.json() : null)).catch(() => null).then((live) => {
   if (live) {
     document.body.classList.add("live");
+    document.title = $("brand").textContent = "Live board";
     connect(live.id);
     return;
   }
