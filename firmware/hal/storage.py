@@ -92,8 +92,9 @@ def exists(path):
 
 def makedir(path):
     """Make the folder ``path`` (ending in /) if it is not there. On the Pico's
-    littlefs it is a write even when it is: littlefs first finishes a rename
-    a power cut interrupted, which until then can hide a file beside it."""
+    littlefs, even when it is there, littlefs first finishes a rename a power
+    cut interrupted (which until then can hide a file beside it): the one
+    write it then makes, and none when nothing was interrupted."""
     try:
         os.mkdir(path[:-1])
     except OSError:
