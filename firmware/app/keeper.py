@@ -15,8 +15,8 @@ over several, and a rename from one to another is two commits. A power cut
 between them leaves the entry after the renamed one in its pair unseen until
 littlefs next writes: in the root, beside the code, that can be ``hal/`` or
 ``main.py``, and the board would not start. So nothing is renamed in the root,
-and a keeper's first act is a write (making its folder), which has littlefs
-finish such a rename before a save is read.
+and a keeper's first act is to make its folder (``hal.storage.makedir``),
+which has littlefs finish such a rename before a save is read.
 
 A power cut at any moment leaves a save and a record that ``resume`` brings
 back to the last whole step:
