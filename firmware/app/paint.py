@@ -9,7 +9,12 @@ pixel sits in the frame (once per board), the board with its pieces at rest
 (once per step of the game: the frame starts as a copy of it), and which
 spaces the movable pieces and their targets are on. What the sensors say
 (``Controller.view``) is worked out once per input. A frame then writes only
-the pixels that move, a few bytes at a time, and allocates nothing."""
+the pixels that move, a few bytes at a time, and allocates nothing. Where
+many pixels take one colour (every space when the game is over or a new
+game is offered) one loop, ``spread``, writes them: on the Pico compiled to
+machine code (``hal.viper``), elsewhere interpreted as written here."""
+
+from array import array
 
 from app import colours as C
 from hal.die import TUMBLE_MS, TUMBLE_STEP_MS
@@ -18,6 +23,35 @@ from rules.core import EMPTY, LION, OVER, POPOFF, ROLL
 
 # the spaces the rules name, lit a little warmer than plain track
 SPECIAL_KINDS = ("start", "finish", "star", "wheel_star", "centre", "home", "trademark", "head", "tail", "pocket")
+
+
+def spread(frame, at, rgb):
+    """The colour ``rgb`` (0xRRGGBB) into ``frame`` at each byte offset in ``at`` (an array of "H")."""
+    for i in at:
+        frame[i] = rgb >> 16
+        frame[i + 1] = rgb >> 8 & 255
+        frame[i + 2] = rgb & 255
+
+
+def spread_empty(frame, at, owners, rgb):
+    """``spread`` at the spaces whose ``owners`` byte is EMPTY: ``at[s]`` for each space ``s``."""
+    for s in range(len(at)):
+        if owners[s] == EMPTY:
+            i = at[s]
+            frame[i] = rgb >> 16
+            frame[i + 1] = rgb >> 8 & 255
+            frame[i + 2] = rgb & 255
+
+
+try:
+    from hal.viper import spread, spread_empty  # noqa: F811  the same loop, compiled for the Pico
+except (ImportError, SyntaxError, ValueError):  # CPython; a port without the emitter, from source or .mpy
+    pass
+
+
+def _rgb(colour, level=256):
+    """``colour`` at ``level`` (of 256) as one number, 0xRRGGBB, as ``spread`` takes it."""
+    return (colour[0] * level >> 8) << 16 | (colour[1] * level >> 8) << 8 | colour[2] * level >> 8
 
 
 def _put(f, i, colour, level=256):
@@ -34,7 +68,7 @@ class Canvas:
         board = ctl.game.board
         self.board = board
         self.frame = ctl.ports.pixels.frame
-        self.at = tuple(3 * led for led in board.leds)  # a space's pixel: its first byte in the frame
+        self.at = array("H", (3 * led for led in board.leds))  # a space's pixel: its first byte in the frame
         self.wheel_cells = wheel_cells = getattr(board, "wheel_cells", ())
         self.wheel_at = tuple(tuple(self.at[s] for s in wheel_cells[9 * w:9 * w + 9])
                               for w in range(len(wheel_cells) // 9))
@@ -54,8 +88,7 @@ class Canvas:
         self.movable = ()  # (byte, colour) of every space a piece may move from, once each
         self._seen = bytearray(len(self.at))
         self.hand = -2  # the space the targets below are of (-1: of the stacks)
-        self.targets = ()
-        self.over = None  # the bytes of the spaces no piece stands on, once the game is over
+        self.targets = array("H")
         self.on = ()  # Tiddlee Snuka: the counters that are on
         self.picked = None
         self.candidate = ()  # (from byte, to byte) of the moves of the decision picked
@@ -92,7 +125,6 @@ class Canvas:
         self.version = ctl.version
         self.on = game.on_now() if game.name == "snuka" and game.phase != OVER else ()
         self.hand = -2
-        self.over = None
         self.picked = None
         mine = C.player(game, game.turn)
         seen = self._seen
@@ -105,7 +137,7 @@ class Canvas:
             seen[f] = 0
         self.movable = tuple(movable)
 
-    # (The three below are called at every frame and make their tuples in
+    # (The two below are called at every frame and make their arrays in
     # functions of their own: a comprehension here would turn the names it
     # uses into cells, allocated at every call.)
 
@@ -116,12 +148,6 @@ class Canvas:
             self.hand = hand
             self.targets = _targets(self.at, ctl.moves, ctl.expected, hand)
         return self.targets
-
-    def empty(self, ctl):
-        """The bytes of the spaces where no piece stands."""
-        if self.over is None:
-            self.over = _empty(self.at, ctl.owners)
-        return self.over
 
     def flash(self, picked, now):
         """Whether the decision ``picked`` shows in its flash now. The flash
@@ -142,11 +168,7 @@ class Canvas:
 
 
 def _targets(at, moves, expected, hand):
-    return tuple(at[t] for _, f, t in moves if f == hand or (hand < 0 and expected[f] >= 2))
-
-
-def _empty(at, owners):
-    return tuple(at[s] for s in range(len(at)) if owners is None or owners[s] == EMPTY)
+    return array("H", (at[t] for _, f, t in moves if f == hand or (hand < 0 and expected[f] >= 2)))
 
 
 def _moves_of(at, moves, decision):
@@ -173,12 +195,7 @@ def paint(ctl, now):
     if ctl.prompt >= 0:
         # "new game?": every space blinks amber until confirmed or cancelled
         if C.blink(now, C.BLINK_MS):
-            r, g, b = C.AMBER
-            r, g, b = r * 90 >> 8, g * 90 >> 8, b * 90 >> 8
-            for i in canvas.at:
-                f[i] = r
-                f[i + 1] = g
-                f[i + 2] = b
+            spread(f, canvas.at, _rgb(C.AMBER, 90))
 
 
 def _pieces(ctl, canvas, f, now):
@@ -195,11 +212,7 @@ def _pieces(ctl, canvas, f, now):
         f[i + 1] = colour[1] * level >> 8
         f[i + 2] = colour[2] * level >> 8
     # targets of the piece in the hand, or of a stack (a piece taken from it is not sensed)
-    r, g, b = C.WHITE
-    for i in canvas.targets_of(ctl, hand):
-        f[i] = r
-        f[i + 1] = g
-        f[i + 2] = b
+    spread(f, canvas.targets_of(ctl, hand), _rgb(C.WHITE))
     if hand >= 0:
         _put(f, at[hand], mine)
     if ctl.hint and C.blink(now, C.SLOW_MS):
@@ -320,12 +333,11 @@ def _over(ctl, canvas, f, now):
     if not winners:
         return
     colour = C.player(game, winners[(now // 1000) % len(winners)])
-    level = C.breathe(now) >> 1
-    r, g, b = colour[0] * level >> 8, colour[1] * level >> 8, colour[2] * level >> 8
-    for i in canvas.empty(ctl):
-        f[i] = r
-        f[i + 1] = g
-        f[i + 2] = b
+    rgb = _rgb(colour, C.breathe(now) >> 1)
+    if ctl.owners is None:
+        spread(f, canvas.at, rgb)
+    else:
+        spread_empty(f, canvas.at, ctl.owners, rgb)
 
 
 def _snuka(ctl, canvas, f, now):

@@ -13,8 +13,9 @@ budget. The default budget fits a 500 mA USB port: 50 mA are left for the
 Pico, the level shifter and the sensors; ``config.json``'s ``led_ma`` sets
 another (hardware/power.md).
 
-The per-byte work is two loops, ``weigh`` (the estimate) and ``remap``
-(frame to wire bytes): on the Pico compiled to machine code (``hal.viper``),
+The per-byte work is three loops, ``weigh`` (the estimate), ``scale_table``
+(gamma and scale together, when the scale changes) and ``remap`` (frame to
+wire bytes): on the Pico compiled to machine code (``hal.viper``),
 elsewhere interpreted as written here; the figures and bytes are the same.
 """
 
@@ -63,8 +64,14 @@ def remap(frame, wire, lut, order):
         wire[i + b] = lut[frame[i + 2]]
 
 
+def scale_table(gamma, lut, scale):
+    """``lut[v]`` = ``gamma[v]`` at ``scale`` (of 256), for every byte value ``v``."""
+    for v in range(256):
+        lut[v] = gamma[v] * scale >> 8
+
+
 try:
-    from hal.viper import remap, weigh  # noqa: F811  the same loops, compiled for the Pico
+    from hal.viper import remap, scale_table, weigh  # noqa: F811  the same loops, compiled for the Pico
 except (ImportError, SyntaxError, ValueError):  # CPython; a port without the emitter, from source or .mpy
     pass
 
@@ -129,10 +136,7 @@ class Pixels:
 
     def _scaled(self, scale):
         """The table of gamma and ``scale`` (of 256) together."""
-        lut = self._lut
-        gam = self.gamma
-        for v in range(256):
-            lut[v] = gam[v] * scale >> 8
+        scale_table(self.gamma, self._lut, scale)
         self._lut_scale = scale
 
     def show(self):

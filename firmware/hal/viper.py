@@ -1,12 +1,13 @@
-"""The per-byte loops of ``hal.pixels`` and ``app.link``, compiled to the
-Pico's machine code by MicroPython's viper emitter.
+"""The per-byte loops of ``hal.pixels``, ``app.paint`` and ``app.link``,
+compiled to the Pico's machine code by MicroPython's viper emitter.
 
 Interpreted, they take about 2.5 ms of a 195-pixel frame on a Pico, a
-quarter of the loop's 10 ms; compiled, about 0.1 ms. They do what the
-interpreted ones in ``hal.pixels`` and ``app.link`` do, which other
-interpreters run: on CPython importing this is an ImportError; on a port
-without the emitter (WebAssembly) a SyntaxError from source, a ValueError
-from the Pico's .mpy.
+quarter of the loop's 10 ms, and as much again to make the brightness table
+or light every space of a board; compiled, about 0.1 ms each. They do what
+the interpreted ones in ``hal.pixels``, ``app.paint`` and ``app.link`` do,
+which other interpreters run: on CPython importing this is an ImportError;
+on a port without the emitter (WebAssembly) a SyntaxError from source, a
+ValueError from the Pico's .mpy.
 """
 
 import micropython
@@ -42,6 +43,52 @@ def remap(frame, wire, lut, order: int):
         w[i + g] = t[f[i + 1]]
         w[i + b] = t[f[i + 2]]
         i += 3
+
+
+@micropython.viper
+def scale_table(gamma, lut, scale: int):
+    g = ptr8(gamma)  # noqa: F821
+    t = ptr8(lut)  # noqa: F821
+    v = 0
+    while v < 256:
+        t[v] = (g[v] * scale) >> 8
+        v += 1
+
+
+@micropython.viper
+def spread(frame, at, rgb: int):
+    f = ptr8(frame)  # noqa: F821
+    a = ptr16(at)  # noqa: F821
+    r = (rgb >> 16) & 255
+    g = (rgb >> 8) & 255
+    b = rgb & 255
+    n = int(len(at))
+    k = 0
+    while k < n:
+        i = a[k]
+        f[i] = r
+        f[i + 1] = g
+        f[i + 2] = b
+        k += 1
+
+
+@micropython.viper
+def spread_empty(frame, at, owners, rgb: int):
+    f = ptr8(frame)  # noqa: F821
+    a = ptr16(at)  # noqa: F821
+    o = ptr8(owners)  # noqa: F821
+    r = (rgb >> 16) & 255
+    g = (rgb >> 8) & 255
+    b = rgb & 255
+    n = int(len(at))
+    k = 0
+    while k < n:
+        if o[k] == 255:
+            i = a[k]
+            f[i] = r
+            f[i + 1] = g
+            f[i + 2] = b
+        k += 1
 
 
 @micropython.viper
