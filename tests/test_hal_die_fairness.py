@@ -35,3 +35,22 @@ def test_the_test_rejects_a_biased_die():
     for byte in os.urandom(ROLLS):
         biased[min(byte % 8, 5)] += 1  # 3 bits folded onto 6 faces: a 6 comes up 3 times as often
     assert chi_square(biased, [ROLLS / 6] * 6) > CRITICAL_5_DOF
+
+
+
+def test_a_throw_takes_the_bytes_drawn_ahead_and_none_at_the_press():
+    from hal.simulated import Bytes
+
+    script = Bytes([255, 3, 0, 200, 5, 7, 251, 9])
+    calls = []
+
+    def urandom(n):
+        calls.append(n)
+        return script(n)
+
+    chance = Chance(urandom, 4)
+    assert chance.dice(2) == (4, 1) and calls == [4]  # 255 is thrown away: three of the four bytes drawn ahead; 200 is left
+    chance.refill()  # after the throw's frame is sent: four new bytes (200, unused, is never used)
+    assert calls == [4, 4]
+    assert chance.dice(2) == (6, 2) and chance.dice(2) == (6, 4) and calls == [4, 4]  # nothing drawn at a press
+    assert chance.dice(2) == (4, 1) and calls == [4, 4, 1, 1, 1]  # past the bytes drawn ahead: drawn then

@@ -224,9 +224,10 @@ class Controller:
         """Poll every input once, act, and send a frame if it changed.
 
         What answers an input goes out first: the frame is sent before the
-        rules take a throw of the dice (they tumble in it, ``_apply``) and
-        before a step is saved (a flash write holds the CPU for tens of ms);
-        both follow in the same tick. At rest a tick allocates nothing."""
+        rules take a throw of the dice (they tumble in it, ``_apply``; the
+        inputs not read yet wait for the next pass) and before a step is
+        saved (a flash write holds the CPU for tens of ms); both follow in
+        the same tick. At rest a tick allocates nothing."""
         self.now = now
         if self._woke is None:
             self._woke = now
@@ -237,6 +238,8 @@ class Controller:
                 part(now)
             except Exception as err:  # one failing part must not stop the others
                 self._fault(part, err)
+            if self._next is not None:
+                break  # a throw: its frame goes out first, the other parts are read on the next pass
         if self._later:
             self._later = False  # this pass worked out a new offer: its frame goes out on the next
         elif self._last_draw is None or diff(now, self._last_draw) >= FRAME_MS - self._last_draw % FRAME_MS \
@@ -355,6 +358,7 @@ class Controller:
         self.play(step)
         if duel:
             self.duel = None
+        self.ports.chance.refill()  # the random bytes of the next throw, drawn while nobody waits
 
     def _picker_event(self, event):
         self._changed()

@@ -34,6 +34,7 @@ FIELDS = ("board",) + tuple(name for name, _ in DEFAULTS)
 INPUTS = ("sensors", "buttons")
 NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_-"  # a board's name, as boards/ holds it
 SENSOR_ROLES = ("sensor_latch", "sensor_clock", "sensor_data")
+DICE_AHEAD = 8  # random bytes drawn ahead of a throw (hal.die.Chance): a throw of two dice takes two, rarely more
 BLINK_MS = 500  # the error signal: the first pixel red for 0.5 s, off for 0.5 s
 REPEAT_BLINKS = 10  # the error message again every 10 blinks, for a console opened later
 RESTART = "Fix it, then restart the board: make flash, or Ctrl-C and Ctrl-D in make repl."
@@ -210,7 +211,7 @@ def ports(game, pins, config, wheels):
                                 for w in range(1, wheels + 1)), wheels)
     transmit = Transmitter(pins["pixels"], 3 * board.pixels)
     pixels = Pixels(board.pixels, transmit, budget_ma=config["led_ma"] - _beams_ma(game, config))
-    return Ports(pixels, buttons, Chance(os.urandom), sensors, encoders, beams, panel)
+    return Ports(pixels, buttons, Chance(os.urandom, DICE_AHEAD), sensors, encoders, beams, panel)
 
 
 def _encoder(a, b):

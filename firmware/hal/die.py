@@ -26,16 +26,33 @@ TUMBLE_STEP_MS = 60  # a new face every 60 ms: the dice visibly rattle
 
 
 class Chance:
-    """Fair outcomes from a source of random bytes."""
+    """Fair outcomes from a source of random bytes. With ``ahead``, that many
+    bytes are drawn before they are needed and ``refill()`` draws the used
+    ones again: on the Pico a byte of ``os.urandom`` costs about 0.45 ms, so
+    drawn at the press a throw of two dice would hold its first frame back
+    by a ms or more; drawn after the throw's frame is sent, nobody waits."""
 
-    def __init__(self, urandom):
+    def __init__(self, urandom, ahead=0):
         self.urandom = urandom
+        self._pool = urandom(ahead)
+        self._used = 0  # bytes of the pool taken
+
+    def refill(self):
+        if self._used:
+            self._pool = self.urandom(len(self._pool))
+            self._used = 0
+
+    def _byte(self):
+        if self._used == len(self._pool):
+            return self.urandom(1)[0]  # (more taken since the last refill than were drawn ahead)
+        self._used += 1
+        return self._pool[self._used - 1]
 
     def below(self, n):
         """A uniform integer in 0..n-1 (n up to 256), without modulo bias."""
         limit = 256 - 256 % n
         while True:
-            byte = self.urandom(1)[0]
+            byte = self._byte()
             if byte < limit:
                 return byte % n
 
@@ -48,7 +65,7 @@ class Chance:
 
     def sticks(self):
         """Three throw sticks as Mehen takes them: bit i set where stick i+1 fell flat side up."""
-        return self.urandom(1)[0] & 7
+        return self._byte() & 7
 
 
 class Faces:
