@@ -283,3 +283,50 @@ def test_polling_chain_buttons_allocates_nothing_on_micropython():
         if panel.poll(t) is not None:
             seen += 1
     assert gc.mem_alloc() - start == 0 and seen == 1
+
+
+class EdgePin(Pin):
+    """A ``Pin`` with the Pico's pin interrupt: ``at(t)`` moves the time on,
+    and each falling edge on the way runs the handler, as between two polls."""
+
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
+
+    def irq(self, handler=None, trigger=IRQ_FALLING, hard=False):
+        self.handler = handler
+        self.trigger = trigger
+        self.hard = hard
+
+    def at(self, t):
+        while self.next < len(self.levels) and self.levels[self.next][0] <= t:
+            fell = self.level and not self.levels[self.next][1]
+            self.level = self.levels[self.next][1]
+            self.next += 1
+            if fell:
+                self.handler(self)
+        self.now = t
+
+
+def run_latched(levels, until, step):
+    pin = EdgePin(levels)
+    button = Button(pin)
+    assert pin.trigger == EdgePin.IRQ_FALLING and pin.hard  # the switch pulls the line low: a falling edge
+    events = []
+    for t in range(0, until, step):
+        pin.at(t)
+        event = button.poll(t)
+        if event:
+            events.append((t, event))
+    return events
+
+
+def test_a_touch_between_two_polls_is_a_press_though_the_bounce_has_the_contact_open():
+    # polled every 4 ms, the contact touches at 101 and is open again at the poll of 104
+    levels = [(0, 1), (101, 0), (102, 1), (103, 0), (104, 1), (106, 0)] + chatter(300, 1, 5) + [(305, 1)]
+    assert run(levels, 600, step=4) == [(108, PRESS), (308, CLICK)]  # a poll alone waits for the next read down
+    assert run_latched(levels, 600, 4) == [(104, PRESS), (308, CLICK)]
+
+
+def test_the_touches_of_a_release_bounce_never_give_a_press():
+    levels = [(0, 1), (100, 0)] + chatter(300, 1, 5) + [(305, 1), (500, 0), (600, 1)]
+    assert run_latched(levels, 700, 1) == [(100, PRESS), (300 + STABLE_MS, CLICK), (500, PRESS), (600 + STABLE_MS, CLICK)]
