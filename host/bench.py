@@ -203,17 +203,18 @@ def game_rows(name, position, cpy, mpy, heap, pico, power):
     answered = pico["press_lit_ms"] is not None
     sent_p, lit_p = ("%.1f" % pico["press_sent_ms"], "%.1f" % pico["press_lit_ms"]) if answered else \
         ("> %d" % bench_pico.ANSWER_MS,) * 2
+    phases = " (Pico: the worst of %d touches across 20 ms of its loop)" % len(bench_pico.PHASES_MS)
     if c["press"] is None:
         yield ("%s: button 1 click -> changed frame sent, ms (from the release)" % name,
                "no die", "no die", sent_p, "", None)
-        yield ("%s:   + %d pixels on the wire -> first changed pixel lit, ms" % (name, pico["pixels"]),
+        yield ("%s:   + %d pixels on the wire -> first changed pixel lit, ms%s" % (name, pico["pixels"], phases),
                "no die", "no die", lit_p, "<= %d" % PRESS_MS, answered and pico["press_lit_ms"] <= PRESS_MS)
     else:
         wire = wire_us(pico["pixels"]) / 1000
         sent = [f["press_ms"] + f["pass_us"] / 1000 for f in (c["press"], m["press"])]
         yield ("%s: die press -> changed frame sent, ms (simulated loop: %d ms, then the pass)"
                % (name, c["press"]["press_ms"]), "%.1f" % sent[0], "%.1f" % sent[1], sent_p, "", None)
-        yield ("%s:   + %d pixels on the wire -> first changed pixel lit, ms" % (name, pico["pixels"]),
+        yield ("%s:   + %d pixels on the wire -> first changed pixel lit, ms%s" % (name, pico["pixels"], phases),
                "%.1f" % (sent[0] + wire), "%.1f" % (sent[1] + wire), lit_p, "<= %d" % PRESS_MS,
                answered and max(sent) + wire <= PRESS_MS and pico["press_lit_ms"] <= PRESS_MS)
     loop = pico["loop"]

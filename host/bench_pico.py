@@ -21,7 +21,10 @@ counts cycles, so a figure comes out the same at every run. On each board:
   that differs (beyond a step of an animation) from the twin's sent nearest
   in time is the one that answers it.
   Its first edge on the wire (sent) and its latch (lit: the pixels show it)
-  less the moment the contact first closed are the figures. On Tiddlee
+  less the moment the contact first closed are the figures. Where in a pass
+  of the loop the touch lands, and whether an animation frame is going out
+  then, changes them, so further Picos are pressed PHASES_MS later (the same
+  twin serves them all: it is never pressed), and the worst is the figure. On Tiddlee
   Snuka button 1 steps through the candidates with a click, which is known
   once the button is released; the fouls of a counter light the spots its
   pot lights, so it is clicked CLICKS times, and the figures count from the
@@ -60,6 +63,9 @@ DEVICE_CODE = ("bench_board.py", "bench_device.py")
 PLACED_MS = 100  # after the first frame the new game's pieces go on their sensors
 PRESS_MS = 1000  # and this long after that, once the sensors have read them, die button 1 goes down
 HOLD_MS = 300  # a firm press, well short of a long one
+# the press that much later: across the 20 ms from one animation frame to the
+# next, in steps out of time with a pass of the loop (2 to 4 ms)
+PHASES_MS = tuple(2.9 * k for k in range(7))
 CLICKS = 6  # of Tiddlee Snuka's button 1, one every 2 * HOLD_MS
 JITTER = 2  # a wire byte that differs by no more than this is the same picture
 ANSWER_MS = 500  # frames are compared for this long after the (last) press
@@ -95,10 +101,11 @@ def first_frame(pico, boot):
         n = frame["n"] + 1
 
 
-def pressed(pico, name, press):
+def pressed(pico, name, press, phase=0):
     """On a Pico just switched on, put the new game's pieces on their sensors
-    and, with ``press``, press die button 1. Returns (the moments the answer
-    counts from, what they are, the frames of this boot)."""
+    and, with ``press``, press die button 1 (``phase`` ms later than the
+    others). Returns (the moments the answer counts from, what they are, the
+    frames of this boot)."""
     first = first_frame(pico, 1)
     game = find_game(name)(read_board(name), 2, {})
     placed = math.ceil(first["t_ms"]) + PLACED_MS
@@ -106,7 +113,7 @@ def pressed(pico, name, press):
     for s in range(len(counts or ())):
         if counts[s]:
             pico.place(game.board.sensor_of[s], at=placed)
-    down = placed + PRESS_MS
+    down = placed + PRESS_MS + phase
     # Tiddlee Snuka's button 1 steps to the next candidate on a click, known
     # at its release; the fouls of a counter light the spots its pot lights,
     # so it takes a few clicks to change the picture
@@ -142,6 +149,12 @@ def answer(frames, twin, moments):
                 raise RuntimeError("the twin Pico sent another frame before the press: the runs are not alike")
             return mine, max(m for m in moments if m <= at)
     return None, None  # nothing answered within ANSWER_MS
+
+
+def answered(frames, twin, moments):
+    """(sent, lit) of the frame that answers the press: ms from ``moments``; (None, None) if none does."""
+    shown, since = answer(frames, twin, moments)
+    return (shown["start_ms"] - since, shown["t_ms"] - since) if shown else (None, None)
 
 
 def run(pico, code, lines=None):
@@ -269,10 +282,15 @@ def board_figures(name, positions, led=False):
                 thread.join()
             if not twin:
                 raise RuntimeError("the twin Pico did not run")
-            shown, since = answer(frames, twin[0], moments)
             figures = {"boot_ms": frames[0]["t_ms"], "pixels": len(frames[0]["hex"]) // 6, "press_from": what,
-                       "press_sent_ms": shown and shown["start_ms"] - since,
-                       "press_lit_ms": shown and shown["t_ms"] - since}
+                       "press_phases": [answered(frames, twin[0], moments)]}
+            for phase in PHASES_MS[1:]:
+                paths[1].write_bytes(data)
+                with VirtualPico(paths[1], board=name) as other:
+                    later, _, seen = pressed(other, name, True, phase)
+                figures["press_phases"].append(answered(seen, twin[0], later))
+            worst = max(figures["press_phases"], key=lambda f: math.inf if f[1] is None else f[1])
+            figures["press_sent_ms"], figures["press_lit_ms"] = worst
             pico.power_cut()
             figures["resume_ms"] = first_frame(pico, 2)["t_ms"]
             figures["loop"] = worst_moment(pico, name, positions[name])

@@ -31,11 +31,13 @@ down when polling begins (held at power-up) is pressed once it has read
 down for ``stable_ms``, as if pressed then.
 
 Where ``read`` is a pin with an interrupt (``machine.Pin``: the die buttons
-on their GPIOs), the contact's first touch also sets a latch from the
-interrupt, so a press is not missed by a poll that falls in the bounce
-while the contact is open: an armed button whose latch is set is read as
-down at that poll. Polled alone, a press could wait for the end of its
-bounce, 5 ms more of the 16 ms a throw has to be lit in.
+on their GPIOs), every edge of the contact also sets a latch from the
+interrupt, so a poll that falls in a bounce, when the contact happens to
+read as it rests, still knows it moved: an armed button that moved is read
+down at that poll (a press), and a button held down that moved has opened,
+if only for a moment, so its release is looked at from that poll. Polled
+alone, a press or a release could wait for the end of its bounce: 5 ms more
+of the 16 ms a throw or a step through the choices has to be lit in.
 """
 
 from hal.ticks import diff
@@ -75,24 +77,27 @@ class Button:
         self._opened = None  # when the contact of a press was first read open, until its level is known
         self._pressed_at = 0  # when the current press began
         self._long_sent = False
-        self._touched = bytearray(1)  # set by the pin's interrupt at a contact's touch, cleared by a poll
+        self._moved = bytearray(1)  # set by the pin's interrupt at an edge, cleared by a poll
         if hasattr(read, "irq"):
             # hard: it runs in the interrupt itself, as a handler that allocates nothing may
-            read.irq(self._catcher(), trigger=read.IRQ_FALLING if active_low else read.IRQ_RISING, hard=True)
+            read.irq(self._catcher(), trigger=read.IRQ_FALLING | read.IRQ_RISING, hard=True)
 
     def _catcher(self):
-        touched = self._touched
+        moved = self._moved
 
         def caught(pin):
-            touched[0] = 1
+            moved[0] = 1
 
         return caught
 
     def poll(self, now):
-        touched = self._touched[0]
-        self._touched[0] = 0
-        # touched since the last poll and armed: a press, even if the bounce has the contact open now
-        raw = self._read() == self._down_level or touched and self._armed
+        moved = self._moved[0]
+        self._moved[0] = 0
+        raw = self._read() == self._down_level
+        if moved and self._armed:
+            raw = True  # touched since the last poll: a press, though the bounce may have it open now
+        elif moved and self.down and raw and self._opened is None:
+            self._opened = now  # held, and it moved: it opened, if only for a moment; its level will say
         if self._since is None:  # the first read: nothing is known of the level before it
             self._raw = raw
             self._since = now

@@ -287,7 +287,7 @@ def test_polling_chain_buttons_allocates_nothing_on_micropython():
 
 class EdgePin(Pin):
     """A ``Pin`` with the Pico's pin interrupt: ``at(t)`` moves the time on,
-    and each falling edge on the way runs the handler, as between two polls."""
+    and each edge on the way runs the handler, as between two polls."""
 
     IRQ_FALLING = 4
     IRQ_RISING = 8
@@ -299,10 +299,11 @@ class EdgePin(Pin):
 
     def at(self, t):
         while self.next < len(self.levels) and self.levels[self.next][0] <= t:
-            fell = self.level and not self.levels[self.next][1]
+            edge = self.IRQ_FALLING if self.level > self.levels[self.next][1] else self.IRQ_RISING
+            changed = self.level != self.levels[self.next][1]
             self.level = self.levels[self.next][1]
             self.next += 1
-            if fell:
+            if changed and self.trigger & edge:
                 self.handler(self)
         self.now = t
 
@@ -310,7 +311,7 @@ class EdgePin(Pin):
 def run_latched(levels, until, step):
     pin = EdgePin(levels)
     button = Button(pin)
-    assert pin.trigger == EdgePin.IRQ_FALLING and pin.hard  # the switch pulls the line low: a falling edge
+    assert pin.trigger == EdgePin.IRQ_FALLING | EdgePin.IRQ_RISING and pin.hard
     events = []
     for t in range(0, until, step):
         pin.at(t)
@@ -327,6 +328,15 @@ def test_a_touch_between_two_polls_is_a_press_though_the_bounce_has_the_contact_
     assert run_latched(levels, 600, 4) == [(104, PRESS), (308, CLICK)]
 
 
-def test_the_touches_of_a_release_bounce_never_give_a_press():
-    levels = [(0, 1), (100, 0)] + chatter(300, 1, 5) + [(305, 1), (500, 0), (600, 1)]
+def test_an_opening_between_two_polls_starts_the_release_though_the_bounce_has_the_contact_closed():
+    # polled every 4 ms, the contact opens at 301 and is closed again at the poll of 304
+    levels = [(0, 1), (100, 0), (301, 1), (302, 0), (303, 1), (304, 0), (306, 1)]
+    assert run(levels, 600, step=4) == [(100, PRESS), (316, CLICK)]  # a poll alone waits for the next read open
+    assert run_latched(levels, 600, 4) == [(100, PRESS), (312, CLICK)]
+
+
+def test_what_the_interrupt_sees_never_gives_a_second_press_nor_a_release_while_held():
+    held = [(0, 1), (100, 0)] + chatter(101, 1, 4) + [(105, 0), (200, 1), (200, 0)]  # a drop-out while held
+    levels = held + chatter(300, 1, 5) + [(305, 1), (500, 0), (600, 1)]
     assert run_latched(levels, 700, 1) == [(100, PRESS), (300 + STABLE_MS, CLICK), (500, PRESS), (600 + STABLE_MS, CLICK)]
+    assert run_latched(levels, 700, 3) == [(102, PRESS), (306, CLICK), (501, PRESS), (606, CLICK)]
