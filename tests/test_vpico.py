@@ -401,17 +401,17 @@ def test_the_picos_compiled_paint_loops_write_what_cpython_writes(flashed):
     at = [3 * k for k in (0, 4, 1, 104, 50)]
     owners = bytes([EMPTY, 1, EMPTY, 0, EMPTY])
     code = ("import hal.viper\nfrom array import array\nfrom app import paint\n"
-            "print(paint.spread is hal.viper.spread, paint.spread_empty is hal.viper.spread_empty)\n"
+            "print(paint.spread is hal.viper.spread)\n"
             "f = bytearray(315)\nat = array('H', %r)\n"
-            "paint.spread(f, at, 0x12FE07)\nprint(f.hex())\n"
-            "paint.spread_empty(f, at, %r, 0xA0B0C0)\nprint(f.hex())\n" % (at, owners))
+            "paint.spread(f, at, b'', 0x12FE07)\nprint(f.hex())\n"
+            "paint.spread(f, at, %r, 0xA0B0C0)\nprint(f.hex())\n" % (at, owners))
     out = mpremote(pico.port, "exec", code).split()
-    assert out[:2] == ["True", "True"]  # the Pico paints with the loops compiled to machine code
+    assert out[0] == "True"  # the Pico paints with the loop compiled to machine code
     ours = bytearray(315)
-    paint.spread(ours, array("H", at), 0x12FE07)
-    assert out[2] == ours.hex() and ours[12:15] == bytes([0x12, 0xFE, 0x07])
-    paint.spread_empty(ours, array("H", at), owners, 0xA0B0C0)
-    assert out[3] == ours.hex() and ours[3:6] == bytes([0xA0, 0xB0, 0xC0]) and ours[12:15] == bytes([0x12, 0xFE, 0x07])
+    paint.spread(ours, array("H", at), b"", 0x12FE07)  # every space
+    assert out[1] == ours.hex() and ours[12:15] == bytes([0x12, 0xFE, 0x07])
+    paint.spread(ours, array("H", at), owners, 0xA0B0C0)  # the spaces no piece stands on
+    assert out[2] == ours.hex() and ours[3:6] == bytes([0xA0, 0xB0, 0xC0]) and ours[12:15] == bytes([0x12, 0xFE, 0x07])
 
 
 # every walk from a starting square or a main-area space of the Sniggle board, folded into one number

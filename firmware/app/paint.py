@@ -25,26 +25,20 @@ from rules.core import EMPTY, LION, OVER, POPOFF, ROLL
 SPECIAL_KINDS = ("start", "finish", "star", "wheel_star", "centre", "home", "trademark", "head", "tail", "pocket")
 
 
-def spread(frame, at, rgb):
-    """The colour ``rgb`` (0xRRGGBB) into ``frame`` at each byte offset in ``at`` (an array of "H")."""
-    for i in at:
-        frame[i] = rgb >> 16
-        frame[i + 1] = rgb >> 8 & 255
-        frame[i + 2] = rgb & 255
-
-
-def spread_empty(frame, at, owners, rgb):
-    """``spread`` at the spaces whose ``owners`` byte is EMPTY: ``at[s]`` for each space ``s``."""
-    for s in range(len(at)):
-        if owners[s] == EMPTY:
-            i = at[s]
+def spread(frame, at, owners, rgb):
+    """The colour ``rgb`` (0xRRGGBB) into ``frame`` at each byte offset
+    ``at[k]`` (an array of "H") whose ``owners[k]`` is EMPTY; at every one
+    when ``owners`` is empty."""
+    for k in range(len(at)):
+        if not owners or owners[k] == EMPTY:
+            i = at[k]
             frame[i] = rgb >> 16
             frame[i + 1] = rgb >> 8 & 255
             frame[i + 2] = rgb & 255
 
 
 try:
-    from hal.viper import spread, spread_empty  # noqa: F811  the same loop, compiled for the Pico
+    from hal.viper import spread  # noqa: F811  the same loop, compiled for the Pico
 except (ImportError, SyntaxError, ValueError):  # CPython; a port without the emitter, from source or .mpy
     pass
 
@@ -195,7 +189,7 @@ def paint(ctl, now):
     if ctl.prompt >= 0:
         # "new game?": every space blinks amber until confirmed or cancelled
         if C.blink(now, C.BLINK_MS):
-            spread(f, canvas.at, _rgb(C.AMBER, 90))
+            spread(f, canvas.at, b"", _rgb(C.AMBER, 90))
 
 
 def _pieces(ctl, canvas, f, now):
@@ -212,7 +206,7 @@ def _pieces(ctl, canvas, f, now):
         f[i + 1] = colour[1] * level >> 8
         f[i + 2] = colour[2] * level >> 8
     # targets of the piece in the hand, or of a stack (a piece taken from it is not sensed)
-    spread(f, canvas.targets_of(ctl, hand), _rgb(C.WHITE))
+    spread(f, canvas.targets_of(ctl, hand), b"", _rgb(C.WHITE))
     if hand >= 0:
         _put(f, at[hand], mine)
     if ctl.hint and C.blink(now, C.SLOW_MS):
@@ -334,10 +328,7 @@ def _over(ctl, canvas, f, now):
         return
     colour = C.player(game, winners[(now // 1000) % len(winners)])
     rgb = _rgb(colour, C.breathe(now) >> 1)
-    if ctl.owners is None:
-        spread(f, canvas.at, rgb)
-    else:
-        spread_empty(f, canvas.at, ctl.owners, rgb)
+    spread(f, canvas.at, ctl.owners or b"", rgb)  # the spaces no piece stands on (without owners: every one)
 
 
 def _snuka(ctl, canvas, f, now):

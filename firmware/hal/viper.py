@@ -56,34 +56,18 @@ def scale_table(gamma, lut, scale: int):
 
 
 @micropython.viper
-def spread(frame, at, rgb: int):
-    f = ptr8(frame)  # noqa: F821
-    a = ptr16(at)  # noqa: F821
-    r = (rgb >> 16) & 255
-    g = (rgb >> 8) & 255
-    b = rgb & 255
-    n = int(len(at))
-    k = 0
-    while k < n:
-        i = a[k]
-        f[i] = r
-        f[i + 1] = g
-        f[i + 2] = b
-        k += 1
-
-
-@micropython.viper
-def spread_empty(frame, at, owners, rgb: int):
+def spread(frame, at, owners, rgb: int):
     f = ptr8(frame)  # noqa: F821
     a = ptr16(at)  # noqa: F821
     o = ptr8(owners)  # noqa: F821
+    every = int(len(owners)) == 0
     r = (rgb >> 16) & 255
     g = (rgb >> 8) & 255
     b = rgb & 255
     n = int(len(at))
     k = 0
     while k < n:
-        if o[k] == 255:
+        if every or o[k] == 255:
             i = a[k]
             f[i] = r
             f[i + 1] = g
