@@ -27,10 +27,12 @@ TUMBLE_STEP_MS = 60  # a new face every 60 ms: the dice visibly rattle
 
 class Chance:
     """Fair outcomes from a source of random bytes. With ``ahead``, that many
-    bytes are drawn before they are needed and ``refill()`` draws the used
-    ones again: on the Pico a byte of ``os.urandom`` costs about 0.45 ms, so
-    drawn at the press a throw of two dice would hold its first frame back
-    by a ms or more; drawn after the throw's frame is sent, nobody waits."""
+    bytes are drawn before they are needed and ``refill()`` draws a new
+    pool once some are used: a byte of ``os.urandom`` cost the emulated Pico
+    about 0.45 ms, so drawn at the press a throw of two dice held its first
+    frame back by a ms; drawn after the throw's frame is sent, nobody waits.
+    (Bytes left in the pool are dropped unseen, which keeps every outcome
+    equally likely.)"""
 
     def __init__(self, urandom, ahead=0):
         self.urandom = urandom
