@@ -2,8 +2,9 @@
 board agrees and a legal step done on the board is taken. What broke that:
 a move judged while other pieces were still being put down, a piece put
 back on a stack's target taken for a capture, and a piece put down while
-the button was asked which move a stack's piece made, and a wheel turn
-taken while the wheel was being turned back."""
+the button was asked which move a stack's piece made, a wheel turn taken
+while the wheel was being turned back, and a new game offered and declined
+while the button was asked (the question was dropped)."""
 
 from hal.simulated import Bytes, Rig
 from host.boardfile import read_board
@@ -105,3 +106,21 @@ def test_a_wheel_turned_back_as_the_quiet_time_ends_turns_nothing():
     rig.turn(0, 1)
     assert rig.game.wheels[0] != before["wheels"][0]
 
+
+
+def test_a_new_game_declined_while_the_button_is_asked_leaves_the_question_open():
+    rig, moves = reached("detour", 2, {"pieces": 4}, onto_a_piece(True))
+    d, _, t = moves[0]
+    before = rig.game.save()
+    rig.hold(1)  # a new game offered ...
+    assert rig.ctl.prompt >= 0
+    # ... while a piece of a stack is moved onto another: the board looks as before, the button is asked
+    rig.lift(rig.game.board.ids[t])
+    rig.put(rig.game.board.ids[t])
+    rig.run(1000)
+    assert d in rig.ctl.choice
+    rig.press(0)  # button 1 declines the new game
+    assert rig.ctl.prompt < 0 and rig.game.save() == before
+    assert rig.ctl.picked == ("pick", rig.ctl.choice[0])  # and asks again which move it was
+    rig.hold(0)
+    assert rig.game.save() != before

@@ -189,7 +189,8 @@ class Controller:
             self.picked = self.picker.offer(self.offered)
         else:
             self.offered = None
-            self.picked = self.picker.offer(self.unseen)
+            # a question the board asked stays open (a new game offered and declined meanwhile)
+            self.picked = self.picker.offer(self.choice or self.unseen)
 
     def _picking(self):
         """Whether button 1 now steps through candidates rather than rolling."""
