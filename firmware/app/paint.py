@@ -83,7 +83,9 @@ class Canvas:
         self._seen = bytearray(len(self.at))
         self.hand = -2  # the space the targets below are of (-1: of the stacks)
         self.targets = array("H")
-        self.on = ()  # Tiddlee Snuka: the counters that are on
+        self.on = ()  # Tiddlee Snuka: the counters that are on,
+        self.spots_lit = ()  # the bytes of the spots with a counter on them, by counter,
+        self.bars_lit = ()  # and of each player's score bar as far as it is lit
         self.picked = None
         self.candidate = ()  # (from byte, to byte) of the moves of the decision picked
         self._flashed = None  # the decision picked when its flash began
@@ -118,6 +120,8 @@ class Canvas:
         self.game = game
         self.version = ctl.version
         self.on = game.on_now() if game.name == "snuka" and game.phase != OVER else ()
+        if game.name == "snuka":
+            self.spots_lit, self.bars_lit = _snuka_lit(game, at)
         self.hand = -2
         self.picked = None
         mine = C.player(game, game.turn)
@@ -163,6 +167,26 @@ class Canvas:
 
 def _targets(at, moves, expected, hand):
     return array("H", (at[t] for _, f, t in moves if f == hand or (hand < 0 and expected[f] >= 2)))
+
+
+def _snuka_lit(game, at):
+    """``Canvas.spots_lit`` and ``Canvas.bars_lit``: what a step changes, not a frame."""
+    board = game.board
+    spots = []
+    for c in range(7):
+        where = board.spots[c]
+        if c == 0:
+            n = min(len(where), game.reds - game.pending.count(0))
+        else:
+            n = len(where) if game.in_play(c) else 0
+        spots.append(array("H", (at[where[k]] for k in range(n))))
+    top = max(max(game.scores), 1)
+    bars = []
+    for p in range(game.players):
+        bar, score = board.bars[p], game.scores[p]
+        count = 0 if score <= 0 else max(1, len(bar) * score // top)
+        bars.append(array("H", (3 * bar[k] for k in range(min(count, len(bar))))))
+    return tuple(spots), tuple(bars)
 
 
 def _moves_of(at, moves, decision):
@@ -338,38 +362,18 @@ def _snuka(ctl, canvas, f, now):
     on = canvas.on
     level = C.breathe(now)
     for c in range(7):
+        spread(f, canvas.spots_lit[c], b"", _rgb(C.COUNTERS[c], level if c in on else C.DIM))
         spots = board.spots[c]
-        if c == 0:
-            lit = min(len(spots), game.reds - game.pending.count(0))
-        else:
-            lit = len(spots) if game.in_play(c) else 0
-        colour = C.COUNTERS[c]
-        shade = level if c in on else C.DIM
-        r, g, b = colour[0] * shade >> 8, colour[1] * shade >> 8, colour[2] * shade >> 8
-        for k in range(lit):
-            i = at[spots[k]]
-            f[i] = r
-            f[i + 1] = g
-            f[i + 2] = b
         if spots and c in game.pending and C.blink(now, C.BLINK_MS):
             _put(f, at[spots[0]], C.AMBER)  # put this counter back on its spot
-    top = max(max(game.scores), 1)
     for p in range(game.players):
         bar = board.bars[p]
-        score = game.scores[p]
-        count = 0 if score <= 0 else max(1, len(bar) * score // top)
         colour = C.player(game, p)
-        if count:
-            shade = level if p == game.turn else C.DIM
-            r, g, b = colour[0] * shade >> 8, colour[1] * shade >> 8, colour[2] * shade >> 8
-            for k in range(min(count, len(bar))):
-                i = 3 * bar[k]
-                f[i] = r
-                f[i + 1] = g
-                f[i + 2] = b
+        if canvas.bars_lit[p]:
+            spread(f, canvas.bars_lit[p], b"", _rgb(colour, level if p == game.turn else C.DIM))
         elif bar and p == game.turn:
             _put(f, 3 * bar[0], colour, level >> 2)
-        if score < 0 and C.blink(now, C.BLINK_FAST_MS):
+        if game.scores[p] < 0 and C.blink(now, C.BLINK_FAST_MS):
             _put(f, 3 * bar[0], C.RED)
     refused = ctl.refused
     if refused is not None and diff(refused[0], now) > 0 and C.blink(now, C.BLINK_FAST_MS):
