@@ -6,9 +6,9 @@ every game.
 
 ``--check`` exits 1 when a figure is over its budget. The budgets of DESIGN
 §6 apply to the Pico column (host/bench_pico.py measures it: minutes of
-emulated RP2040, two boards at a time, while the other two columns are
-measured); the WebAssembly column keeps one of its own (the decision
-listing). The strength of the hint the Pico can afford is played out on
+emulated RP2040, two boards at a time, once the other two columns, timed on
+the clock, are measured on an idle machine); the WebAssembly column keeps
+one of its own (the decision listing). The strength of the hint the Pico can afford is played out on
 CPython with host/strength.py's games.
 
 The worst position of a game is found here, on CPython, before anything is
