@@ -8,8 +8,8 @@ every game.
 §6 apply to the Pico column (host/bench_pico.py measures it: minutes of
 emulated RP2040, two boards at a time, once the other two columns, timed on
 the clock, are measured on an idle machine); the WebAssembly column keeps
-one of its own (the decision listing). The strength of the hint the Pico can afford is played out on
-CPython with host/strength.py's games.
+one of its own (the decision listing). The strength of the hint the Pico
+can afford is played out on CPython with host/strength.py's games.
 
 The worst position of a game is found here, on CPython, before anything is
 measured: random games of the game's widest setups (most players, most

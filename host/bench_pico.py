@@ -24,11 +24,11 @@ counts cycles, so a figure comes out the same at every run. On each board:
   less the moment the contact first closed are the figures. Where in a pass
   of the loop the touch lands, and whether an animation frame is going out
   then, changes them, so further Picos are pressed PHASES_MS later (the same
-  twin serves them all: it is never pressed), and the worst is the figure. On Tiddlee
-  Snuka button 1 steps through the candidates with a click, which is known
-  once the button is released; the fouls of a counter light the spots its
-  pot lights, so it is clicked CLICKS times, and the figures count from the
-  release of the click last before the answer.
+  twin serves them all: it is never pressed), and the worst is the figure.
+  On Tiddlee Snuka button 1 steps through the candidates with a click, which
+  is known once the button is released; the fouls of a counter light the
+  spots its pot lights, so it is clicked CLICKS times, and the figures count
+  from the release of the click last before the answer.
 - then through mpremote, each in a fresh interpreter (a soft reset, so
   main.py does not run): the loop at the worst moment and a whole game on
   the board's own pins (host/bench_board.py), and what host/bench_device.py

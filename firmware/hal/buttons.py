@@ -96,8 +96,9 @@ class Button:
         raw = self._read() == self._down_level
         if moved and self._armed:
             raw = True  # touched since the last poll: a press, though the bounce may have it open now
-        elif moved and self.down and raw and self._opened is None:
-            self._opened = now  # held, and it moved: it opened, if only for a moment; its level will say
+        elif self.down and self._opened is None and (moved or not raw):
+            # opening, or bouncing (read open, or moved as the interrupt saw): its level once the bounce is over says
+            self._opened = now
         if self._since is None:  # the first read: nothing is known of the level before it
             self._raw = raw
             self._since = now
@@ -108,8 +109,6 @@ class Button:
             if raw and self._armed:  # the first contact of a press: at once
                 self._armed = False
                 return self._press(now)
-            if not raw and self.down and self._opened is None:
-                self._opened = now  # opening, or bouncing: the level once the bounce is over says
         event = None
         if self._opened is not None and diff(now, self._opened) >= self.stable_ms:
             self._opened = None
