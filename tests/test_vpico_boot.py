@@ -52,7 +52,7 @@ def test_a_game_that_hangs_at_every_resume_is_kept_aside_after_three_watchdog_re
     game, played = prepared("detour", steps=8)
     with VirtualPico(hanging(tmp_path, build_dir, game, played, "self.keeper.steps")) as pico:
         # nothing lights while the saved game hangs; the new game's first frame is the first one
-        first = pico.wait_frame(0, timeout=90)
+        first = pico.wait_frame(0, timeout=240)
         assert first is not None, "the board never came back with a new game"
         assert pico.status()["boots"] == ["power", "watchdog", "watchdog", "watchdog"]
         assert shows(first, Rig(fresh_game("detour"), Bytes([0])))

@@ -10,11 +10,13 @@ it (host/vpico/parts.mjs) follow their datasheets and hardware/README.md.
 ``pico_files()`` finds the UF2 and the ROM; ``VirtualPico`` runs one for
 tests and scripts; its filesystem is a littlefs image file (``flash.py``).
 
-What the emulator does not model: the XIP flash cache's misses (code in
-flash runs as fast as from RAM), analogue levels and the pads' electrical
-limits, the second core's timing against the first, the time a USB host
-takes to answer; a flash write takes the datasheet's typical time, not its
-worst case (up to 400 ms for a sector erase).
+Code and data in flash are read through the RP2040's XIP cache (xip.mjs):
+a miss holds the CPU for the QSPI transfer the SSI's registers describe. A
+flash write takes the datasheet's typical time, or its maximum with
+``flash_times="max"`` (a sector erase 400 ms instead of 45). What the
+emulator does not model: analogue levels and the pads' electrical limits,
+the second core's timing against the first, contention between the CPU and
+the DMA on the bus, the time a USB host takes to answer.
 """
 
 import json
@@ -72,9 +74,10 @@ class VirtualPico:
     last started (``time.ticks_ms()`` on it), so a script of actions is
     timed by the emulated clock and comes out the same at every run."""
 
-    def __init__(self, image, board="detour", pins=ROOT / "hardware" / "pins.json"):
+    def __init__(self, image, board="detour", pins=ROOT / "hardware" / "pins.json", flash_times="typical"):
         self.image = Path(image)
         self.board = board
+        self.flash_times = flash_times
         self.pins = Path(pins)
         self._dir = None
         self.control = None
@@ -86,7 +89,8 @@ class VirtualPico:
         self._dir = tempfile.TemporaryDirectory(prefix="vpico-")
         self.control = os.path.join(self._dir.name, "control.sock")
         command = [sys.executable, "-m", "host.vpico", "--fs", str(self.image), "--board", self.board,
-                   "--pins", str(self.pins), "--control", self.control, "--with-parent"]
+                   "--pins", str(self.pins), "--control", self.control, "--flash-times", self.flash_times,
+                   "--with-parent"]
         self._proc = subprocess.Popen(command, cwd=ROOT,
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         try:

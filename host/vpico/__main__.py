@@ -122,7 +122,8 @@ def serve(args):
     os.set_blocking(master, False)
     port = os.ttyname(slave)
     command = ["node", str(HERE / "main.mjs"), "--rom", str(rom), "--uf2", str(uf2), "--fs", str(args.fs),
-               "--pins", str(args.pins), "--board", str(board), "--control", str(args.control)]
+               "--pins", str(args.pins), "--board", str(board), "--control", str(args.control),
+               "--flash-times", args.flash_times]
     node = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
     def stop(*_):
@@ -155,6 +156,8 @@ def main(argv=None):
     parser.add_argument("--fs", type=Path, default=DEFAULT_IMAGE, help="the Pico's filesystem image (default %(default)s)")
     parser.add_argument("--board", default=None, help="the board around the Pico (default: build/config.json's, else detour)")
     parser.add_argument("--pins", type=Path, default=ROOT / "hardware" / "pins.json", help="how the board is wired")
+    parser.add_argument("--flash-times", choices=("typical", "max"), default="typical",
+                        help="the flash chip's erase and program times: the datasheet's typical (default) or maximum")
     parser.add_argument("--control", help="path of the control socket (default: in a temporary folder)")
     parser.add_argument("--with-parent", action="store_true", help="end when standard input closes (for a parent process)")
     args = parser.parse_args(argv)

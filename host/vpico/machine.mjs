@@ -6,25 +6,30 @@
 // controller does not carry out erase or program commands. The firmware
 // writes flash only through the boot ROM's routines, so those are replaced
 // by breakpoints handled here, with the times the flash chip's datasheet
-// gives (the CPU waits for them with interrupts off, as on a Pico).
+// gives (the CPU waits for them with interrupts off, as on a Pico). Reads of
+// the flash go through the XIP cache of xip.mjs, and a miss holds the CPU.
 
 import { RP2040, USBCDC } from "rp2040js";
+import { attachXip, XIP_BASE } from "./xip.mjs";
 
 export const FLASH_BYTES = 2 * 1024 * 1024; // W25Q16JV on the Pico
 export const FS_OFFSET = 0xa0000; // MicroPython's littlefs for RPI_PICO: the rest of the 2 MB
 export const FS_BYTES = FLASH_BYTES - FS_OFFSET;
-const XIP_BASE = 0x10000000;
 const CPU_HZ = 125e6; // MicroPython's clock on the RP2040
 const NS_PER_CYCLE = 1e9 / CPU_HZ;
-// W25Q16JV datasheet, AC characteristics: typical sector erase (4 KB) and page program (256 B) times
+// W25Q16JV datasheet, AC characteristics: a sector erase (4 KB) and a page
+// program (256 B), typical and maximum
 const SECTOR_BYTES = 4096;
-const ERASE_SECTOR_NS = 45e6;
 const PAGE_BYTES = 256;
-const PROGRAM_PAGE_NS = 0.4e6;
+export const FLASH_TIMES = {
+  typical: { eraseSectorNs: 45e6, programPageNs: 0.4e6 },
+  max: { eraseSectorNs: 400e6, programPageNs: 3e6 },
+};
 // RP2040 datasheet 2.8.3: the ROM's function table (a 16-bit pointer at 0x14,
 // entries of a two-letter code and a 16-bit address, ending with code 0)
 const ROM_FUNC_TABLE = 0x14;
 const FLASH_ROUTINES = ["IF", "EX", "RE", "RP", "FC", "CX"];
+const FLUSH_CACHE = 4; // FC: the XIP cache is flushed (the routines write the flash behind it)
 const WATCHDOG = 0x40058;
 const ROSC = 0x40060;
 // RP2040 datasheet 2.17.8, the ring oscillator's registers: rp2040js leaves it out
@@ -186,9 +191,12 @@ function randomBits(seed) {
  * (FS_BYTES, kept and written in place: it survives resets and power cuts).
  * `onBoot(mcu)` wires the board to each new RP2040; `onSerial(bytes)` gets
  * what the Pico prints; `onReset(cause)` is told of every start.
+ * `flashTimes` is "typical" or "max": the flash chip's erase and program times.
  */
 export class Pico {
-  constructor({ rom, firmware, fs, seed = 1, onBoot = () => {}, onSerial = () => {}, onReset = () => {}, onFlashWrite = () => {} }) {
+  constructor({ rom, firmware, fs, seed = 1, flashTimes = "typical", onBoot = () => {}, onSerial = () => {}, onReset = () => {}, onFlashWrite = () => {} }) {
+    if (!FLASH_TIMES[flashTimes]) throw new Error(`flash times must be one of ${Object.keys(FLASH_TIMES).join(", ")}`);
+    this.flashTimes = FLASH_TIMES[flashTimes];
     this.rom = patchRom(rom);
     this.firmware = firmware;
     this.fs = fs;
@@ -228,6 +236,7 @@ export class Pico {
     mcu.peripherals[ROSC] = this.rosc(mcu.peripherals[ROSC]);
     core1(mcu);
     clockPio(mcu);
+    this.xip = attachXip(mcu, NS_PER_CYCLE);
     mcu.onBreak = (code) => this.flashRoutine(code);
     mcu.core.PC = XIP_BASE;
     const cdc = new USBCDC(mcu.usbCtrl);
@@ -289,6 +298,10 @@ export class Pico {
       this.reset("power"); // the write never happens
     } else if (name === "RE") this.erase(r[0] >>> 0, r[1] >>> 0);
     else if (name === "RP") this.program(r[0] >>> 0, r[1] >>> 0, r[2] >>> 0);
+    else if (code === FLUSH_CACHE) {
+      this.xip.flush();
+      this.xip.waitForFlush(); // the routine reads FLUSH back, which waits for it
+    }
     mcu.core.PC = mcu.core.LR & ~1;
     mcu.core.breakRewind = 0;
   }
@@ -299,7 +312,7 @@ export class Pico {
     this.fs.fill(0xff, offset - FS_OFFSET, offset - FS_OFFSET + count);
     this.flashOps.erases += count / SECTOR_BYTES;
     this.onFlashWrite();
-    this.mcu.clock.tick((count / SECTOR_BYTES) * ERASE_SECTOR_NS);
+    this.mcu.clock.tick((count / SECTOR_BYTES) * this.flashTimes.eraseSectorNs);
   }
 
   program(offset, data, count) {
@@ -313,7 +326,7 @@ export class Pico {
     }
     this.flashOps.programs += Math.ceil(count / PAGE_BYTES);
     this.onFlashWrite();
-    mcu.clock.tick(Math.ceil(count / PAGE_BYTES) * PROGRAM_PAGE_NS);
+    mcu.clock.tick(Math.ceil(count / PAGE_BYTES) * this.flashTimes.programPageNs);
   }
 
   check(offset, count) {
@@ -355,7 +368,10 @@ export class Pico {
           cycles += 1 + wait / NS_PER_CYCLE;
           if (this.input.length) break;
         } else {
-          const n = core.executeInstruction();
+          // the instruction's own cycles, and those it waited on the flash
+          const { xip } = this;
+          xip.stall = 0;
+          const n = core.executeInstruction() + xip.stall;
           clock.tick(n * NS_PER_CYCLE);
           cycles += n;
         }

@@ -6,7 +6,7 @@
 // tools act on the board and read what the pixels showed.
 //
 //   node host/vpico/main.mjs --rom ROM --uf2 UF2 --fs IMAGE --pins PINS_JSON --board BOARD_JSON
-//        --control SOCKET
+//        --control SOCKET [--flash-times typical|max]
 //
 // IMAGE is the filesystem part of the flash (created blank if missing; the
 // firmware formats it at its first boot); it is written back on `save_fs`,
@@ -15,7 +15,8 @@
 // Times are ms: `*_ms` of the Pico are since its last start (its ticks_ms),
 // `board_ms` since the board was switched on (it goes on across resets).
 // The control socket speaks JSON lines, one request and one answer each:
-//   {"op": "status"}                          boots (their causes), now_ms, board_ms, frames, flash writes, ...
+//   {"op": "status"}                          boots (their causes), now_ms, board_ms, frames, flash writes,
+//                                             the XIP cache's hits, accesses and misses, a line fill's cycles, ...
 //   {"op": "frames", "since": N}              the frames numbered N and later (the last 2000 kept): n, boot,
 //                                             start_ms (first edge), t_ms (latched), hex (wire bytes), errors
 //   {"op": "wait_frame", "since": N, "timeout_ms": T}  the first frame numbered N or later (T of wall time)
@@ -35,8 +36,9 @@ import fs from "node:fs";
 import net from "node:net";
 import { Board } from "./board.mjs";
 import { FS_BYTES, Pico, uf2Image } from "./machine.mjs";
+import { transferCycles } from "./xip.mjs";
 
-const USAGE = "usage: node host/vpico/main.mjs --rom ROM --uf2 UF2 --fs IMAGE --pins PINS_JSON --board BOARD_JSON --control SOCKET";
+const USAGE = "usage: node host/vpico/main.mjs --rom ROM --uf2 UF2 --fs IMAGE --pins PINS_JSON --board BOARD_JSON --control SOCKET [--flash-times typical|max]";
 const CHUNK_CYCLES = 1e6; // between two looks at the socket and the serial input: 8 ms of the Pico's time
 const SAVE_AFTER_MS = 500;
 const CATCH_UP_NS = 20e6; // how far the Pico's clock may lag before the lag is forgotten // wall time after the last flash write before the image is written back
@@ -51,7 +53,7 @@ const argv = process.argv.slice(2);
 while (argv.length) {
   const opt = argv.shift();
   const value = argv.shift() ?? die(`${opt} needs a value\n${USAGE}`);
-  const key = { "--rom": "rom", "--uf2": "uf2", "--fs": "fs", "--pins": "pins", "--board": "board", "--control": "control" }[opt];
+  const key = { "--rom": "rom", "--uf2": "uf2", "--fs": "fs", "--pins": "pins", "--board": "board", "--control": "control", "--flash-times": "flashTimes" }[opt];
   if (!key) die(`unknown option ${opt}\n${USAGE}`);
   args[key] = value;
 }
@@ -75,6 +77,7 @@ const pico = new Pico({
   rom: read(args.rom, "boot ROM"),
   firmware: uf2Image(read(args.uf2, "MicroPython UF2")),
   fs: image,
+  flashTimes: args.flashTimes ?? "typical",
   onBoot: (mcu) => {
     board.attach(mcu, board.now() + offNs);
     offNs = 0;
@@ -127,6 +130,7 @@ function button(req) {
 const OPS = {
   status: () => ({
     boots, frames: board.frameCount, pixel_errors: board.pixelErrors, flash: pico.flashOps, connected: pico.connected,
+    xip: { hits: pico.xip.hits, accesses: pico.xip.accesses, misses: pico.xip.misses, line_cycles: transferCycles(pico.mcu.peripherals[0x18000], 64) },
   }),
   frames: (req) => ({ frames: board.frames.filter((f) => f.n >= (req.since ?? 0)), next: board.frameCount }),
   wait_frame: (req, answer) => {
