@@ -23,12 +23,23 @@ counts cycles, so a figure comes out the same at every run. On each board:
   Its first edge on the wire (sent) and its latch (lit: the pixels show it)
   less the moment the contact first closed are the figures. Where in a pass
   of the loop the touch lands, and whether an animation frame is going out
-  then, changes them, so further Picos are pressed PHASES_MS later (the same
-  twin serves them all: it is never pressed), and the worst is the figure.
-  On Tiddlee Snuka button 1 steps through the candidates with a click, which
-  is known once the button is released; the fouls of a counter light the
-  spots its pot lights, so it is clicked CLICKS times, and the figures count
-  from the release of the click last before the answer.
+  then, changes them, so the press is swept across a whole animation frame
+  (FRAME_MS, several passes of the loop) in steps of PHASE_STEP_MS, each on a
+  Pico of its own (the same twin serves them all: it is never pressed), and
+  the worst is the figure: a bound over the moments a press can land, to
+  the step. On Tiddlee Snuka button 1 steps through the candidates with a
+  click, which is known once the button is released; the fouls of a counter
+  light the spots its pot lights, so it is clicked CLICKS times, and the
+  figures count from the press of the click last before the answer, and
+  from its release.
+- the frames' longest pause: the emulator notes every stretch of 5 ms or
+  more in which the core ran without a pause (main.py's loop sleeps between
+  two ticks, so a stretch is a tick, a save on flash, a collection); the
+  longest time between two frames latched one after the other around such
+  a stretch, from the first frame on (pieces breathing, the press, the dice
+  tumbling, the step saved), is the figure, over every press of the sweep. It is measured again, and
+  the boot too, on a Pico whose flash takes the datasheet's maximum erase
+  and program times.
 - then through mpremote, each in a fresh interpreter (a soft reset, so
   main.py does not run): the loop at the worst moment and a whole game on
   the board's own pins (host/bench_board.py), and what host/bench_device.py
@@ -61,11 +72,13 @@ HOST = Path(ROOT) / "host"
 MPREMOTE = Path(sys.executable).parent / "mpremote"
 DEVICE_CODE = ("bench_board.py", "bench_device.py")
 PLACED_MS = 100  # after the first frame the new game's pieces go on their sensors
-PRESS_MS = 1000  # and this long after that, once the sensors have read them, die button 1 goes down
+PRESS_MS = 400  # and this long after that, once the sensors have read them, die button 1 goes down
 HOLD_MS = 300  # a firm press, well short of a long one
 # the press that much later: across the 20 ms from one animation frame to the
-# next, in steps out of time with a pass of the loop (2 to 4 ms)
-PHASES_MS = tuple(2.9 * k for k in range(7))
+# next (several passes of the loop), every 0.5 ms
+FRAME_MS = 20
+PHASE_STEP_MS = 0.5
+PHASES_MS = tuple(PHASE_STEP_MS * k for k in range(int(FRAME_MS / PHASE_STEP_MS)))
 CLICKS = 6  # of Tiddlee Snuka's button 1, one every 2 * HOLD_MS
 JITTER = 2  # a wire byte that differs by no more than this is the same picture
 ANSWER_MS = 500  # frames are compared for this long after the (last) press
@@ -125,8 +138,17 @@ def pressed(pico, name, press, phase=0):
     pico.wait(downs[-1] + HOLD_MS + ANSWER_MS - pico.now())
     frames = [f for f in pico.frames(0) if f["boot"] == 1]
     if counts is None:
-        return [at + HOLD_MS for at in downs], "release", frames
-    return downs, "press", frames
+        return [at + HOLD_MS for at in downs], "release", frames, downs
+    return downs, "press", frames, downs
+
+
+def longest_pause(pico, frames):
+    """The longest time between two frames latched one after the other
+    while the Pico's core was held (a stretch without a pause overlapping
+    them), from the first frame on, ms."""
+    latched = [f["t_ms"] for f in frames]
+    holds = pico.holds(latched[0])
+    return max([b - a for a, b in zip(latched, latched[1:]) if any(s < b and e > a for s, e in holds)], default=0)
 
 
 def answer(frames, twin, moments):
@@ -151,10 +173,14 @@ def answer(frames, twin, moments):
     return None, None  # nothing answered within ANSWER_MS
 
 
-def answered(frames, twin, moments):
-    """(sent, lit) of the frame that answers the press: ms from ``moments``; (None, None) if none does."""
+def answered(frames, twin, moments, downs):
+    """(sent, lit) of the frame that answers the press, ms from ``moments``,
+    and lit from the press of the same click (``downs``: where a press is
+    answered, the moments themselves); Nones if no frame does."""
     shown, since = answer(frames, twin, moments)
-    return (shown["start_ms"] - since, shown["t_ms"] - since) if shown else (None, None)
+    if shown is None:
+        return None, None, None
+    return shown["start_ms"] - since, shown["t_ms"] - since, shown["t_ms"] - downs[moments.index(since)]
 
 
 def run(pico, code, lines=None):
@@ -264,33 +290,37 @@ def board_figures(name, positions, led=False):
     """Every Pico figure of board ``name`` (and the LED frame's and the polls', with ``led``)."""
     with tempfile.TemporaryDirectory(prefix="bench-pico-") as tmp:
         data = image(Path(tmp), name, positions)
-        paths = (Path(tmp) / "pico.img", Path(tmp) / "twin.img")
-        for path in paths:
-            path.write_bytes(data)
+        paths = (Path(tmp) / "pico.img", Path(tmp) / "other.img")
         twin = []
 
         def twin_run():
-            with VirtualPico(paths[1], board=name) as other:
+            (Path(tmp) / "twin.img").write_bytes(data)
+            with VirtualPico(Path(tmp) / "twin.img", board=name) as other:
                 twin.append(pressed(other, name, False)[2])
 
         thread = threading.Thread(target=twin_run)
         thread.start()
+        paths[0].write_bytes(data)
         with VirtualPico(paths[0], board=name) as pico:
             try:
-                moments, what, frames = pressed(pico, name, True)
+                runs = [pressed(pico, name, True) + (longest_pause(pico, pico.frames(0)),)]
             finally:
                 thread.join()
             if not twin:
                 raise RuntimeError("the twin Pico did not run")
-            figures = {"boot_ms": frames[0]["t_ms"], "pixels": len(frames[0]["hex"]) // 6, "press_from": what,
-                       "press_phases": [answered(frames, twin[0], moments)]}
             for phase in PHASES_MS[1:]:
                 paths[1].write_bytes(data)
                 with VirtualPico(paths[1], board=name) as other:
-                    later, _, seen = pressed(other, name, True, phase)
-                figures["press_phases"].append(answered(seen, twin[0], later))
+                    runs.append(pressed(other, name, True, phase) + (longest_pause(other, other.frames(0)),))
+            frames = runs[0][2]
+            figures = {"boot_ms": frames[0]["t_ms"], "pixels": len(frames[0]["hex"]) // 6, "press_from": runs[0][1],
+                       "press_phases": [answered(seen, twin[0], moments, downs)
+                                        for moments, _, seen, downs, _ in runs],
+                       "pause_ms": max(r[4] for r in runs)}
             worst = max(figures["press_phases"], key=lambda f: math.inf if f[1] is None else f[1])
-            figures["press_sent_ms"], figures["press_lit_ms"] = worst
+            figures["press_sent_ms"], figures["press_lit_ms"], _ = worst
+            figures["press_down_lit_ms"] = max((f[2] for f in figures["press_phases"]), default=None,
+                                               key=lambda v: math.inf if v is None else v)
             pico.power_cut()
             figures["resume_ms"] = first_frame(pico, 2)["t_ms"]
             figures["loop"] = worst_moment(pico, name, positions[name])
@@ -299,6 +329,13 @@ def board_figures(name, positions, led=False):
             argv = ["bench_device", "/boards", "/positions.json", "--pico", name] + (["--led"] if led else [])
             figures["device"] = json.loads(run(pico, code % argv)[-1])
             figures["link"] = link_cost(pico)
+        # the flash at the datasheet's maximum erase and program times: boot, resume, the press's pause
+        paths[1].write_bytes(data)
+        with VirtualPico(paths[1], board=name, flash_times="max") as slow:
+            _, _, seen, _ = pressed(slow, name, True)
+            figures["max_flash"] = {"boot_ms": seen[0]["t_ms"], "pause_ms": longest_pause(slow, slow.frames(0))}
+            slow.power_cut()
+            figures["max_flash"]["resume_ms"] = first_frame(slow, 2)["t_ms"]
     return figures
 
 

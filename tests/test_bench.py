@@ -29,16 +29,20 @@ def pico_figures(**changes):
     game = {"steps": 100, "lowest": 120000, "free": 130000, "hint_us": 1450000, "game_ms": 9000, "faults": 0,
             "lowest_block": 20000, "free_block": 21000}
     one = {"boot_ms": 1200, "resume_ms": 1300, "pixels": 100, "press_from": "press", "press_sent_ms": 10,
-           "press_lit_ms": 13}
+           "press_lit_ms": 13, "press_down_lit_ms": 13, "pause_ms": 45}
+    slow = {"boot_ms": 2000, "resume_ms": 1900, "pause_ms": 420}
     link = {"idle_us": 70, "sub_us": 270, "longest_us": 3300, "ticks": 1000, "frames_per_s": 10, "idle_pass_us": 2500,
             "idle_longest_pass_us": 6000, "sub_pass_us": 2600, "sub_longest_pass_us": 7000}
     for key, value in changes.items():
         for part in (device, loop, game, one, link):
             if key in part:
                 part[key] = value
+        if key.startswith("max_"):
+            slow[key[4:]] = value
     figures = {}
     for name in GAMES:
-        figures[name] = dict(one, loop=dict(loop), game=dict(game), device={name: dict(device)}, link=dict(link))
+        figures[name] = dict(one, loop=dict(loop), game=dict(game), device={name: dict(device)}, link=dict(link),
+                             max_flash=dict(slow))
     figures[GAMES[-1]]["device"].update(
         led={"board": "b", "pixels": 100, "encode_us": 900, "adafruit_us": 9000, "frame_bytes_allocated": 0},
         polls={"button": 0, "picker": 0, "sensors": 0, "wheels": 0})
@@ -82,6 +86,8 @@ def test_bench_prints_every_game_beside_its_budgets(table):
         for figure, budget in (("heap free on the board at the lowest point", ">= 96 KB"),
                                ("the loop's period at the worst moment", "<= 10"),
                                ("boot to the first frame", "<= 1500"),
+                               ("boot with the flash's maximum erase", "<= 2500"),
+                               ("the longest pause between two frames", "<= 60"),
                                ("the hint as the controller asks for it", "<= 1500"),
                                ("a hint asked on the board", "<= 1500"),
                                ("the USB line protocol's share of a tick", "<= 1 (Pico, subscribed)"),
@@ -136,6 +142,10 @@ def fake_figures(decide_us, heap):
     (500, 1000, {"resume_ms": 1501}, 1),
     (500, 1000, {"budget_us": 1600000}, 1),
     (500, 1000, {"sub_us": 1100}, 1),  # the USB protocol costs a tick more than 1 ms with a host subscribed
+    (500, 1000, {"idle_longest_pass_us": 10200}, 1),  # every figure of a row: main.py's pass with no host too
+    (500, 1000, {"pause_ms": 61}, 1),
+    (500, 1000, {"max_boot_ms": 2600}, 1),  # boot at the flash's maximum times
+    (500, 1000, {"max_pause_ms": 430}, 0),  # shown, with no budget of its own
 ])
 def test_bench_check_fails_when_a_figure_is_over_its_budget(monkeypatch, capsys, decide_us, heap, pico, status):
     figures, heaps = fake_figures(decide_us, heap)
@@ -174,6 +184,31 @@ def test_a_frame_a_press_sends_that_changes_nothing_puts_no_pair_out_of_step():
             frame(5, 250, "1e13")]
     shown, since = bench_pico.answer(mine, twin, [105, 210])
     assert (shown["n"], since) == (4, 210)  # the frame answering the second press, not the first after the extra one
+
+
+class Holds:
+    """A Pico that reports the stretches its core ran without a pause."""
+
+    def __init__(self, holds):
+        self._holds = holds
+
+    def holds(self, since=0):
+        return [h for h in self._holds if h[1] >= since]
+
+
+def test_the_pause_is_the_longest_gap_between_frames_around_a_hold_of_the_core():
+    frames = [frame(n, start, "00") for n, start in enumerate((100, 120, 140, 160, 280, 300, 400))]
+    # boot before the first frame; a tick of 6 ms between two frames 20 ms apart; a save from 165 to
+    # 270 ms; and no frame from 303 to 403 with the core free (an animation that does not change)
+    pico = Holds([[50, 90], [125, 131], [165, 270]])
+    assert bench_pico.longest_pause(pico, frames) == 283 - 163
+    assert bench_pico.longest_pause(Holds([[125, 131]]), frames) == 20
+
+
+def test_a_click_answered_at_its_release_is_also_timed_from_its_press():
+    twin = [frame(0, 100, "00"), frame(1, 500, "00"), frame(2, 900, "00")]
+    mine = [frame(0, 100, "00"), frame(1, 505, "ff"), frame(2, 900, "ff")]
+    assert bench_pico.answered(mine, twin, [400, 1000], [100, 700]) == (105, 108, 408)
 
 
 def test_the_largest_free_block_is_read_from_mem_info(monkeypatch):

@@ -163,6 +163,12 @@ class VirtualPico:
         self.press(role, at)
         return self.release(role, at + hold)
 
+    def holds(self, since=0):
+        """[start, end] in the Pico's ms of each stretch of 5 ms or more its
+        core ran without a pause, ending at ``since`` or later (its loop
+        sleeps between two ticks: a hold is a tick, a save, a collection)."""
+        return self.request("holds", since_ms=since)["holds"]
+
     def place(self, sensor, at=None):
         """A piece set down on the space whose switch is ``sensor`` (the board file's sensor index)."""
         self.request("sensor", index=sensor, closed=True, **_at(at))

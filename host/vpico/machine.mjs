@@ -39,6 +39,8 @@ const ROSC_STABLE_ENABLED = (1 << 31) | (1 << 12);
 const ROSC_RANDOMBIT = 0x1c;
 const CDC_FIFO = 512; // rp2040js's host-side buffer towards the device
 const IDLE_NS = 1e6; // an idle core with no timer armed looks at the world every emulated ms
+const HOLD_NOTED_NS = 5e6; // the core busy this long without a pause is noted as a hold
+const HOLDS_KEPT = 2000;
 
 function romFunctions(rom) {
   const u16 = (a) => rom[a] | (rom[a + 1] << 8);
@@ -258,6 +260,8 @@ export class Pico {
     this.cdc = cdc;
     this.mcu = mcu;
     this.pendingReset = null;
+    this.holds = []; // [start, end] in ns of each stretch of HOLD_NOTED_NS or more the core ran without a pause
+    this.busyFrom = 0;
     this.boots++;
     this.onBoot(mcu, cause);
     this.onReset(cause);
@@ -335,6 +339,14 @@ export class Pico {
     }
   }
 
+  /** The core ran from `start` to `end` (ns) without a pause (WFE or WFI): a
+   * loop that holds it long holds every frame of an animation as long. */
+  held(start, end) {
+    if (end - start < HOLD_NOTED_NS) return;
+    if (this.holds.length === HOLDS_KEPT) this.holds.shift();
+    this.holds.push([start, end]);
+  }
+
   /** Bytes typed on the USB serial port. */
   write(bytes) {
     for (const b of bytes) this.input.push(b);
@@ -360,6 +372,8 @@ export class Pico {
       for (let i = 0; i < 5000; i++) {
         if (clock.nanos >= untilNanos) return;
         if (core.waiting) {
+          if (this.busyFrom !== null) this.held(this.busyFrom, clock.nanos);
+          this.busyFrom = null;
           // asleep (WFE/WFI) until the next timer event, or a host's byte
           // (0 when no alarm is armed; below 0 when one is already due: it fires now)
           const next = clock.nanosToNextAlarm || IDLE_NS;
@@ -370,6 +384,7 @@ export class Pico {
         } else {
           // the instruction's own cycles, and those it waited on the flash
           const { xip } = this;
+          if (this.busyFrom === null) this.busyFrom = clock.nanos;
           xip.stall = 0;
           const n = core.executeInstruction() + xip.stall;
           clock.tick(n * NS_PER_CYCLE);

@@ -25,6 +25,8 @@
 //   {"op": "sensor", "index": N, "closed": true|false, "at_ms": T}  a piece on (closed) or off sensor N
 //   {"op": "turn", "wheel": W, "quarters": Q, "click_ms": C, "at_ms": T}  wheel W (0-3) by Q clicks
 //   {"op": "beam", "pocket": P, "width_ms": D, "at_ms": T}  pocket P's beam broken for D ms
+//   {"op": "holds", "since_ms": T}            the stretches of 5 ms or more in which the Pico's core ran
+//                                             without a pause (WFE/WFI) since its T: [start_ms, end_ms], ...
 //   {"op": "pixels"}                          the colours lit now, hex G R B per pixel
 //   {"op": "reset"}                           the reset button (RUN pin)
 //   {"op": "power_cut", "off_ms": M, "after_writes": K}  off for M ms, now or just before the (K+1)th
@@ -168,6 +170,9 @@ const OPS = {
     const beam = board.beams[integer(req, "pocket", 0, board.beams.length - 1)];
     return { until_ms: (beam.pulse(atNs(req), positive(req, "width_ms", 3) * 1e6) - board.base) / 1e6 };
   },
+  holds: (req) => ({
+    holds: pico.holds.filter(([, end]) => end >= (req.since_ms ?? 0) * 1e6).map(([a, b]) => [a / 1e6, b / 1e6]),
+  }),
   pixels: () => ({ hex: Buffer.from(board.pixels.shown).toString("hex") }),
   reset: () => {
     pico.reset("reset button");
