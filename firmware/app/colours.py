@@ -5,6 +5,7 @@ Steady light is information, blinking asks for something:
     piece that may move     the player's colour, breathing
     legal destination       white, steady
     chosen / confirmed      white, quick flashes
+    chosen, button held     bright white, steady: a long press takes it
     suggested move (hint)   white, slow blink
     put a piece here        amber, blinking
     wrong (not here, not this wheel, not now)   red, fast blink
@@ -15,6 +16,7 @@ Player red is never blinking, so red fast blink always means "wrong".
 PLAYERS = ((230, 20, 20), (20, 70, 255), (20, 200, 40), (235, 170, 0), (160, 40, 230), (0, 190, 190))
 LION = (255, 60, 120)  # Mehen's lions belong to no player
 WHITE = (200, 200, 200)
+HELD = (255, 255, 255)  # the choice while button 1 is down on it
 AMBER = (255, 100, 0)
 RED = (255, 0, 0)
 OFF = (0, 0, 0)

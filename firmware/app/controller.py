@@ -131,6 +131,7 @@ class Controller:
         self.wheel_moved = None  # when a wheel last moved, None when quiet
         self.landed = []  # spaces a piece was put on while other sensors still settled: judged once all have
         self.offered = None  # the decisions the picker offers in button mode
+        self.holding = False  # button 1 is down on the pick: a long press takes it
         self.foul = -1  # the foul kind a panel button named, until a counter's button completes it
         self.foul_at = 0  # when it was named
         self.refused = None  # (until, button): a panel button that named nothing legal, blinking red
@@ -363,11 +364,14 @@ class Controller:
 
     def _picker_event(self, event):
         self._changed()
+        kind, candidate = event
+        self.holding = kind == "hold"
+        if self.holding:
+            return  # the pick shows held until the click or the long press is known
         if self.prompt >= 0:
             self.prompt = -1
             self._offer()
             return
-        kind, candidate = event
         if kind == "pick":
             self.picked = event
             return

@@ -245,7 +245,8 @@ def _candidate(ctl, canvas, f, now, picked):
     if picked is None:
         return
     decision = picked[1]
-    flash = canvas.flash(picked, now)
+    flash = ctl.holding or canvas.flash(picked, now)
+    lit = C.HELD if ctl.holding else C.WHITE
     moves = canvas.pick(ctl, picked)
     if moves:
         colour = C.player(ctl.game, ctl.game.turn)
@@ -253,10 +254,10 @@ def _candidate(ctl, canvas, f, now, picked):
         for i, j in moves:
             _put(f, i, colour, level)
             if flash:
-                _put(f, j, C.WHITE)
+                _put(f, j, lit)
     if decision[0] == "w" and decision[1] >= 0 and flash:
         for i in canvas.wheel_at[decision[1]]:
-            _put(f, i, C.WHITE)
+            _put(f, i, lit)
 
 
 def _die_on_offer(ctl):
@@ -388,13 +389,14 @@ def _snuka(ctl, canvas, f, now):
                     _put(f, at[board.spots[c][0]], C.WHITE)
         return
     picked = ctl.picked
-    if picked is None or not canvas.flash(picked, now):
+    if picked is None or not (ctl.holding or canvas.flash(picked, now)):
         return
     decision = picked[1]
+    lit = C.HELD if ctl.holding else C.WHITE
     if len(decision) > 1:
         spots = board.spots[decision[1]]
         for k in range(min(1, len(spots)) if decision[1] else len(spots)):
-            _put(f, at[spots[k]], C.WHITE)
+            _put(f, at[spots[k]], lit)
     else:  # miss or safe: the pockets
         for s in board.pockets:
-            _put(f, at[s], C.WHITE)
+            _put(f, at[s], lit)

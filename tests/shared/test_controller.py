@@ -400,6 +400,28 @@ def test_snuka_a_click_through_the_choices_lights_the_next_at_once_whatever_the_
         assert (frame[3 * led], frame[3 * led + 1], frame[3 * led + 2]) == C.WHITE, (offset, decision)
 
 
+def test_a_press_of_button_one_lights_the_pick_held_at_once_and_its_click_moves_on():
+    # the board answers the touch, not only the release: the pick a long press
+    # would take shines steadily while the button is down, wherever the flash stood
+    for offset in range(0, 2 * C.FLASH_MS, 10):
+        rig = start("snuka")
+        rig.run(offset)
+        held = rig.ctl.picked[1]
+        sent = rig.sim.frames
+        rig.sim.press(0)
+        rig.run(rig.STEP_MS)
+        board = rig.game.board
+        space = board.spots[held[1]][0] if len(held) > 1 else board.pockets[0]
+        led = board.leds[space]
+        frame = rig.ctl.ports.pixels.frame
+        assert rig.sim.frames > sent and tuple(frame[3 * led:3 * led + 3]) == C.HELD, offset
+        rig.run(100)
+        assert tuple(frame[3 * led:3 * led + 3]) == C.HELD, offset  # steady while held
+        rig.sim.release(0)
+        rig.run(STABLE_MS + rig.STEP_MS)
+        assert rig.ctl.picked[1] != held and not rig.ctl.holding  # the click stepped on
+
+
 def test_no_animation_frame_is_sent_while_a_click_of_button_one_is_being_known():
     # the counters on breathe, a frame every 20 ms; but from a release until the
     # click is known the loop keeps reading the button instead (on a Pico a frame

@@ -280,10 +280,12 @@ def test_clicks_cycle_the_candidates_and_a_long_press_confirms():
     moves = [("m", 0, 3), ("m", 1, 3), ("m", 1, 5)]
     clicks = [(100 + 200 * k, 200 + 200 * k) for k in range(4)]
     events = pick(clicks + [(1000, 1000 + LONG_MS + 100)], 2000, moves)
+    # every press is answered at once: the candidate a long press would take, held
     assert events == [
-        ("pick", moves[0]), ("pick", moves[1]), ("pick", moves[2]),
-        ("pick", moves[0]), ("pick", moves[1]),  # after the last comes the first again
-        ("confirm", moves[1]),
+        ("pick", moves[0]), ("hold", moves[0]), ("pick", moves[1]), ("hold", moves[1]), ("pick", moves[2]),
+        ("hold", moves[2]), ("pick", moves[0]),  # after the last comes the first again
+        ("hold", moves[0]), ("pick", moves[1]),
+        ("hold", moves[1]), ("confirm", moves[1]),
     ]
 
 
@@ -298,7 +300,8 @@ def test_a_confirmed_offer_is_used_up():
         if event:
             events.append((t, event))
     # the release of the long press picks nothing; later presses do nothing
-    assert events == [(100 + LONG_MS, ("confirm", "a"))]
+    assert [e for e in events if e[1][0] != "hold"] == [(100 + LONG_MS, ("confirm", "a"))]
+    assert [e[1] for e in events if e[1][0] == "hold"] == [("hold", "a")]
 
 
 def test_a_long_press_held_into_the_next_offer_does_not_pick():
@@ -313,7 +316,7 @@ def test_a_long_press_held_into_the_next_offer_does_not_pick():
         event = picker.poll(t)
         if event:
             events.append(event)
-    assert events == [("confirm", 1), ("pick", 3)]
+    assert events == [("hold", 1), ("confirm", 1), ("pick", 3)]
 
 
 def test_without_an_offer_presses_do_nothing():
