@@ -207,14 +207,14 @@ def game_rows(name, position, cpy, mpy, heap, pico, power):
     phases = " (Pico: the worst of %d touches, every %g ms across %d ms of its loop)" % (
         len(bench_pico.PHASES_MS), bench_pico.PHASE_STEP_MS, bench_pico.FRAME_MS)
     if c["press"] is None:
-        yield ("%s: button 1 click -> changed frame sent, ms (from the release)" % name,
+        yield ("%s: button 1 press -> changed frame sent (the choice a long press takes, held), ms" % name,
                "no die", "no die", sent_p, "", None)
         yield ("%s:   + %d pixels on the wire -> first changed pixel lit, ms%s" % (name, pico["pixels"], phases),
                "no die", "no die", lit_p, "<= %d" % PRESS_MS, answered and pico["press_lit_ms"] <= PRESS_MS)
-        down = pico["press_down_lit_ms"]
-        yield ("%s:   the same from the press of that click (held %d ms), ms" % (name, bench_pico.HOLD_MS),
-               "no die", "no die", "%.1f" % down if down is not None else "-", "<= %d" % PRESS_MS,
-               down is not None and down <= PRESS_MS)
+        click = pico["click_lit_ms"]
+        yield ("%s:   its click: from the release to the next choice lit, ms (the worst of %d clicks a touch)"
+               % (name, bench_pico.CLICKS), "no die", "no die", "%.1f" % click if click is not None else "none lit",
+               "<= %d" % PRESS_MS, click is not None and click <= PRESS_MS)
     else:
         wire = wire_us(pico["pixels"]) / 1000
         sent = [f["press_ms"] + f["pass_us"] / 1000 for f in (c["press"], m["press"])]
@@ -341,8 +341,9 @@ def main(argv=None):
           " differs from the twin's answers it: its first edge on the wire (sent) and its latch (lit) less the moment"
           " the contact first closed. Everything the loop does on that tick counts, a save on flash included. The"
           " press is swept across %d ms in steps of %g ms, each on a Pico of its own, and the worst is the figure."
-          " Tiddlee Snuka's button 1 steps to the next candidate on a click, known at the release: counted from there,"
-          " and from the press of that click" % (bench_pico.HOLD_MS, bench_pico.FRAME_MS, bench_pico.PHASE_STEP_MS))
+          " Tiddlee Snuka's button 1 picks: a press lights the choice a long press takes, held; its click, known at"
+          " the release, lights the next, timed from the release to the first frame that differs from the one"
+          " before it" % (bench_pico.HOLD_MS, bench_pico.FRAME_MS, bench_pico.PHASE_STEP_MS))
     print("pause (Pico): the emulator notes each stretch of 5 ms or more in which the core ran without a pause"
           " (main.py's loop sleeps between ticks: a stretch is a tick, a save, a collection); the pause around one is"
           " the time from the last frame latched before it to the first latched after it, the longest over every"

@@ -27,11 +27,11 @@ counts cycles, so a figure comes out the same at every run. On each board:
   (FRAME_MS, several passes of the loop) in steps of PHASE_STEP_MS, each on a
   Pico of its own (the same twin serves them all: it is never pressed), and
   the worst is the figure: a bound over the moments a press can land, to
-  the step. On Tiddlee Snuka button 1 steps through the candidates with a
-  click, which is known once the button is released; the fouls of a counter
-  light the spots its pot lights, so it is clicked CLICKS times, and the
-  figures count from the press of the click last before the answer, and
-  from its release.
+  the step. On Tiddlee Snuka button 1 picks among the candidates: a press
+  lights the one a long press would take, held, and the click steps to the
+  next, known once the button is released; it is clicked CLICKS times, and
+  beside the press's answer the longest from a release to the first frame
+  that differs from the one before it (the next candidate lit) is timed.
 - the frames' longest pause: the emulator notes every stretch of 5 ms or
   more in which the core ran without a pause (main.py's loop sleeps between
   two ticks, so a stretch is a tick, a save on flash, a collection); the
@@ -117,8 +117,8 @@ def first_frame(pico, boot):
 def pressed(pico, name, press, phase=0):
     """On a Pico just switched on, put the new game's pieces on their sensors
     and, with ``press``, press die button 1 (``phase`` ms later than the
-    others). Returns (the moments the answer counts from, what they are, the
-    frames of this boot)."""
+    others). Returns (the moments it went down, those it came up, the frames
+    of this boot)."""
     first = first_frame(pico, 1)
     game = find_game(name)(read_board(name), 2, {})
     placed = math.ceil(first["t_ms"]) + PLACED_MS
@@ -131,15 +131,32 @@ def pressed(pico, name, press, phase=0):
     # at its release; the fouls of a counter light the spots its pot lights,
     # so it takes a few clicks to change the picture
     downs = [down + 2 * HOLD_MS * k for k in range(1 if counts is not None else CLICKS)]
+    ups = [at + HOLD_MS for at in downs]
     if press:
-        for at in downs:
+        for at, up in zip(downs, ups):
             pico.press("die1", at=at)
-            pico.release("die1", at=at + HOLD_MS)
-    pico.wait(downs[-1] + HOLD_MS + ANSWER_MS - pico.now())
-    frames = [f for f in pico.frames(0) if f["boot"] == 1]
-    if counts is None:
-        return [at + HOLD_MS for at in downs], "release", frames, downs
-    return downs, "press", frames, downs
+            pico.release("die1", at=up)
+    pico.wait(ups[-1] + ANSWER_MS - pico.now())
+    return downs, ups, [f for f in pico.frames(0) if f["boot"] == 1]
+
+
+def click_answered(frames, ups):
+    """The longest time from a release of button 1 to the first frame latched
+    after it that differs (by more than JITTER in a byte) from the last one
+    before it: the next candidate lit, ms; None if a click changed nothing."""
+    longest = 0
+    for up in ups:
+        before = [f for f in frames if f["start_ms"] < up]
+        after = [f for f in frames if f["start_ms"] >= up]
+        if not before:
+            return None
+        held = bytes.fromhex(before[-1]["hex"])
+        changed = next((f for f in after if max(abs(a - b) for a, b in zip(bytes.fromhex(f["hex"]), held)) > JITTER),
+                       None)
+        if changed is None:
+            return None
+        longest = max(longest, changed["t_ms"] - up)
+    return longest
 
 
 def longest_pause(pico, frames):
@@ -173,14 +190,10 @@ def answer(frames, twin, moments):
     return None, None  # nothing answered within ANSWER_MS
 
 
-def answered(frames, twin, moments, downs):
-    """(sent, lit) of the frame that answers the press, ms from ``moments``,
-    and lit from the press of the same click (``downs``: where a press is
-    answered, the moments themselves); Nones if no frame does."""
+def answered(frames, twin, moments):
+    """(sent, lit) of the frame that answers the press: ms from ``moments``; (None, None) if none does."""
     shown, since = answer(frames, twin, moments)
-    if shown is None:
-        return None, None, None
-    return shown["start_ms"] - since, shown["t_ms"] - since, shown["t_ms"] - downs[moments.index(since)]
+    return (shown["start_ms"] - since, shown["t_ms"] - since) if shown else (None, None)
 
 
 def run(pico, code, lines=None):
@@ -313,14 +326,14 @@ def board_figures(name, positions, led=False):
                 with VirtualPico(paths[1], board=name) as other:
                     runs.append(pressed(other, name, True, phase) + (longest_pause(other, other.frames(0)),))
             frames = runs[0][2]
-            figures = {"boot_ms": frames[0]["t_ms"], "pixels": len(frames[0]["hex"]) // 6, "press_from": runs[0][1],
-                       "press_phases": [answered(seen, twin[0], moments, downs)
-                                        for moments, _, seen, downs, _ in runs],
-                       "pause_ms": max(r[4] for r in runs)}
+            figures = {"boot_ms": frames[0]["t_ms"], "pixels": len(frames[0]["hex"]) // 6,
+                       "press_phases": [answered(seen, twin[0], downs) for downs, _, seen, _ in runs],
+                       "pause_ms": max(r[3] for r in runs)}
             worst = max(figures["press_phases"], key=lambda f: math.inf if f[1] is None else f[1])
-            figures["press_sent_ms"], figures["press_lit_ms"], _ = worst
-            figures["press_down_lit_ms"] = max((f[2] for f in figures["press_phases"]), default=None,
-                                               key=lambda v: math.inf if v is None else v)
+            figures["press_sent_ms"], figures["press_lit_ms"] = worst
+            if find_game(name)(read_board(name), 2, {}).occupancy() is None:  # button 1 picks on a click
+                clicks = [click_answered(seen, ups) for _, ups, seen, _ in runs]
+                figures["click_lit_ms"] = None if None in clicks else max(clicks)
             pico.power_cut()
             figures["resume_ms"] = first_frame(pico, 2)["t_ms"]
             figures["loop"] = worst_moment(pico, name, positions[name])
@@ -332,7 +345,7 @@ def board_figures(name, positions, led=False):
         # the flash at the datasheet's maximum erase and program times: boot, resume, the press's pause
         paths[1].write_bytes(data)
         with VirtualPico(paths[1], board=name, flash_times="max") as slow:
-            _, _, seen, _ = pressed(slow, name, True)
+            _, _, seen = pressed(slow, name, True)
             figures["max_flash"] = {"boot_ms": seen[0]["t_ms"], "pause_ms": longest_pause(slow, slow.frames(0))}
             slow.power_cut()
             figures["max_flash"]["resume_ms"] = first_frame(slow, 2)["t_ms"]

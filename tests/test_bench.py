@@ -28,8 +28,8 @@ def pico_figures(**changes):
             "moves": 5, "collect_us": 6000, "targets": 4}
     game = {"steps": 100, "lowest": 120000, "free": 130000, "hint_us": 1450000, "game_ms": 9000, "faults": 0,
             "lowest_block": 20000, "free_block": 21000}
-    one = {"boot_ms": 1200, "resume_ms": 1300, "pixels": 100, "press_from": "press", "press_sent_ms": 10,
-           "press_lit_ms": 13, "press_down_lit_ms": 13, "pause_ms": 45}
+    one = {"boot_ms": 1200, "resume_ms": 1300, "pixels": 100, "press_sent_ms": 10, "press_lit_ms": 13,
+           "click_lit_ms": 14, "pause_ms": 45}
     slow = {"boot_ms": 2000, "resume_ms": 1900, "pause_ms": 420}
     link = {"idle_us": 70, "sub_us": 270, "longest_us": 3300, "ticks": 1000, "frames_per_s": 10, "idle_pass_us": 2500,
             "idle_longest_pass_us": 6000, "sub_pass_us": 2600, "sub_longest_pass_us": 7000}
@@ -95,6 +95,8 @@ def test_bench_prints_every_game_beside_its_budgets(table):
             row = next(l for l in rows if figure in l)
             assert budget in row and row.split()[-1] == "within", row
         assert "stronger than greedy" in next(l for l in rows if "its strength at 80 nodes" in l)
+    click = next(l for l in table if l.startswith("snuka:") and "its click" in l)
+    assert "<= 16" in click and click.split()[-1] == "within"
     for port in ("Button.poll", "ButtonPicker.poll", "Sensors.poll", "Wheels.poll"):
         assert next(l for l in table if port in l).split()[-1] in ("within", "OVER")
 
@@ -205,10 +207,12 @@ def test_the_pause_is_the_longest_gap_between_frames_around_a_hold_of_the_core()
     assert bench_pico.longest_pause(Holds([[125, 131]]), frames) == 20
 
 
-def test_a_click_answered_at_its_release_is_also_timed_from_its_press():
-    twin = [frame(0, 100, "00"), frame(1, 500, "00"), frame(2, 900, "00")]
-    mine = [frame(0, 100, "00"), frame(1, 505, "ff"), frame(2, 900, "ff")]
-    assert bench_pico.answered(mine, twin, [400, 1000], [100, 700]) == (105, 108, 408)
+def test_a_click_is_timed_from_its_release_to_the_first_frame_that_changes():
+    # held from 100; released at 400 and 700; a breathing step (within JITTER) is no answer
+    frames = [frame(0, 100, "1010"), frame(1, 380, "1011"), frame(2, 402, "1012"), frame(3, 410, "ff10"),
+              frame(4, 690, "ff10"), frame(5, 705, "10ff")]
+    assert bench_pico.click_answered(frames, [400, 700]) == 413 - 400
+    assert bench_pico.click_answered(frames[:3], [400]) is None  # the click lit nothing: the table says so
 
 
 def test_the_largest_free_block_is_read_from_mem_info(monkeypatch):
