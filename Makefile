@@ -60,10 +60,10 @@ replay: $(VENV)/.installed ## replay a game record, each step in words and the b
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=game.jsonl" >&2; exit 2; }
 	$(PY) -m host.replay $(FILE)
 
-bench: setup ## measure the budgets (press to pixel, loop, heap, boot, hint, LED encode, ...) on CPython, WebAssembly and the emulated Pico (minutes)
+bench: setup ## measure the budgets (press to pixel, loop, heap, boot, hint, LED encode, ...) on CPython, WebAssembly and the emulated Pico (one to two hours)
 	$(PY) -m host.bench
 
-bench-check: setup ## like bench, and fail when a figure is over its budget (DESIGN §6: the Pico's figures)
+bench-check: setup ## like bench, and fail when a figure is over its budget (the README's Budgets: the Pico's figures)
 	$(PY) -m host.bench --check
 
 fuzz: $(VENV)/.installed node_modules/.installed ## hostile files and requests, power cuts (here and on the emulated Pico) at length: one figure line per campaign, every failure figure 0 (CASES=, SEED=, ONLY=)

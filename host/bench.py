@@ -1,11 +1,11 @@
-"""``make bench``: the budgets of DESIGN §6 measured on CPython, on the
+"""``make bench``: the budgets (README.md, Budgets) measured on CPython, on the
 MicroPython WebAssembly port and on the emulated Pico, side by side, for
 every game.
 
     python -m host.bench [--check]
 
-``--check`` exits 1 when a figure is over its budget. The budgets of DESIGN
-§6 apply to the Pico column (host/bench_pico.py measures it: minutes of
+``--check`` exits 1 when a figure is over its budget. The budgets apply
+to the Pico column (host/bench_pico.py measures it: minutes of
 emulated RP2040, two boards at a time, once the other two columns, timed on
 the clock, are measured on an idle machine); the WebAssembly column keeps
 one of its own (the decision listing). The strength of the hint the Pico
@@ -53,7 +53,7 @@ WIDEST = {
 }
 DECIDE_US = 2000  # on WebAssembly
 PLAYOUT_GOAL = 2000
-# DESIGN §6, on the Pico
+# README.md, Budgets: on the Pico
 PRESS_MS = 16
 PERIOD_MS = 10
 PICO_DECIDE_US = 10000
@@ -361,8 +361,8 @@ def main(argv=None):
           " Its strength: host/strength.py's games, 2 players, the search player at the nodes the Pico reaches"
           " against the greedy player, seats alternating; make strength plays it at 300 nodes"
           % (nodes, HINT_MS, nodes))
-    print("playouts: whole random games from the start, 2 players, default options (the goal is not a DESIGN §6"
-          " budget, so --check does not fail on it)")
+    print("playouts: whole random games from the start, 2 players, default options (the goal is not one of the README's"
+          " budgets, so --check does not fail on it)")
     return 1 if args.check and over else 0
 
 
