@@ -244,12 +244,8 @@ class Controller:
                 break  # a throw: its frame goes out first, the other parts are read on the next pass
         if self._later:
             self._later = False  # this pass worked out a new offer: its frame goes out on the next
-        elif self._last_draw is None or diff(now, self._last_draw) >= FRAME_MS - self._last_draw % FRAME_MS \
-                and not self._settling():
-            try:
-                self.draw(now)
-            except Exception as err:
-                self._fault("draw", err)
+        elif self._last_draw is None or self._frame_due(now):
+            self._draw(now)
         if self._next is not None:
             try:
                 self._apply()
@@ -257,6 +253,23 @@ class Controller:
                 self._fault("play", err)
         if self._unsaved:
             self._save()
+
+    def _frame_due(self, now):
+        """Whether an animation's next frame is due (never while a die button's release may be under way)."""
+        return diff(now, self._last_draw) >= FRAME_MS - self._last_draw % FRAME_MS and not self._settling()
+
+    def _draw(self, now):
+        try:
+            self.draw(now)
+        except Exception as err:
+            self._fault("draw", err)
+
+    def animate(self, now):
+        """Between two flash writes of a save (each may hold the CPU for tens
+        of ms): the animation's frame goes out if one is due, so a save does
+        not freeze the dice or the breathing pieces for all its writes."""
+        if self._last_draw is not None and self._frame_due(now):
+            self._draw(now)
 
     def _settling(self):
         """Whether a die button's release may be under way. An animation's

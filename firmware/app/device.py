@@ -145,6 +145,8 @@ def play(ctl, make_link=None):
     try:
         watchdog = WDT(timeout=WATCHDOG_MS)
         _set_restarts(_restarts() & ~COUNTED)  # a restart from now on is a new one
+        if ctl.keeper:
+            ctl.keeper.between = lambda: ctl.animate(time.ticks_ms())
         link = None
         while True:
             now = time.ticks_ms()

@@ -69,6 +69,7 @@ class Keeper:
         self.save_path = folder + self.name + ".sav"
         self.record_path = folder + self.name + ".jsonl"
         self.on_step = on_step  # called once a step is saved
+        self.between = None  # called between two flash writes of a step (an animation's frame may be due)
         self.steps = 0  # step lines in the record
 
     def begin(self, game):
@@ -82,12 +83,14 @@ class Keeper:
         before the step) appended, then ``game`` saved."""
         storage.append(self.record_path, _line(record_line))
         self.steps += 1
+        if self.between:
+            self.between()
         self._save(game)
         if self.on_step:
             self.on_step()
 
     def _save(self, game):
-        storage.save(self.save_path, json.dumps({"steps": self.steps, "state": game.save()}))
+        storage.save(self.save_path, json.dumps({"steps": self.steps, "state": game.save()}), self.between)
 
     def resume(self, fresh, refuse=""):
         """The saved game if it is a game like ``fresh`` (same game, same
