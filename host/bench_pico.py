@@ -84,6 +84,14 @@ JITTER = 2  # a wire byte that differs by no more than this is the same picture
 ANSWER_MS = 500  # frames are compared for this long after the (last) press
 PERIOD_MS = 1000  # the loop is timed this long at the worst moment
 GAME_SEED = 1  # of the whole game on the board
+# The stock v1.28.0 RPI_PICO firmware, as its linker map gives it (a build of
+# the v1.28.0 tag with Debian's gcc-arm-none-eabi 12.2 is the UF2 byte for
+# byte): the heap starts at __GcHeapStart, where py/gc.c puts the allocation
+# table, a byte for 4 blocks of 16 bytes; gc_collect_end ends a collection.
+GC_HEAP_START = 0x200028D8
+GC_COLLECT_END = 0x100094E0
+GC_BLOCKS_PER_BYTE = 4
+GC_BLOCK_BYTES = 16
 JOBS = 2  # boards benched at once
 TIMEOUT_S = 1200  # for one mpremote run on the emulated Pico
 LINK_MS = 3000  # the game runs this long with no host, then with one subscribed
@@ -252,7 +260,12 @@ def worst_moment(pico, name, position):
 def whole_game(pico):
     """The whole game of host/bench_board.py, with the largest free block
     (``mem_info``'s "max free sz", in blocks of 16 bytes) at its lowest
-    point and after it."""
+    point and after it; and the heap's true lowest, the fewest free blocks
+    any collection left in the game (inside steps included: a hint's search,
+    a save, an automatic collection), with its largest free block."""
+    total = re.search(r"GC: total: (\d+)", "\n".join(run(pico, "import micropython, json; micropython.mem_info();"
+                                                          " print(json.dumps({}))")))
+    pico.watch_heap(GC_HEAP_START, int(total.group(1)) // (GC_BLOCKS_PER_BYTE * GC_BLOCK_BYTES), GC_COLLECT_END)
     out = run(pico, "import bench_board; bench_board.game(%d)" % GAME_SEED)
     figures = json.loads(out[-1])
     section = None
@@ -264,6 +277,11 @@ def whole_game(pico):
         found = re.search(r"max free sz: (\d+)", line)
         if found and section:
             figures[section] = 16 * int(found.group(1))
+    low = pico.heap_low()
+    if low is None or low["free"] > figures["lowest"]:
+        raise RuntimeError("the heap's watch saw %s, more than gc.mem_free() after a step (%d): the allocation table"
+                           " is not where the firmware's map puts it" % (low, figures["lowest"]))
+    figures["true_lowest"], figures["true_lowest_block"] = low["free"], low["largest_block"]
     return figures
 
 

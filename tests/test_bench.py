@@ -27,7 +27,7 @@ def pico_figures(**changes):
     loop = {"period_us": 9000, "tick_us": 3000, "passes": 100, "agreed": True, "lifting": True, "in_hand": 3,
             "moves": 5, "collect_us": 6000, "targets": 4}
     game = {"steps": 100, "lowest": 120000, "free": 130000, "hint_us": 1450000, "game_ms": 9000, "faults": 0,
-            "lowest_block": 20000, "free_block": 21000}
+            "lowest_block": 20000, "free_block": 21000, "true_lowest": 110000, "true_lowest_block": 15000}
     one = {"boot_ms": 1200, "resume_ms": 1300, "pixels": 100, "press_sent_ms": 10, "press_lit_ms": 13,
            "click_lit_ms": 14, "pause_ms": 45}
     slow = {"boot_ms": 2000, "resume_ms": 1900, "pause_ms": 420}
@@ -141,6 +141,7 @@ def fake_figures(decide_us, heap):
     (500, 1000, {"period_us": 10100}, 1),
     (500, 1000, {"agreed": False}, 1),  # the board never matched the worst position: not measured there
     (500, 1000, {"lowest": 95 * 1024}, 1),
+    (500, 1000, {"true_lowest": 95 * 1024}, 1),
     (500, 1000, {"resume_ms": 1501}, 1),
     (500, 1000, {"budget_us": 1600000}, 1),
     (500, 1000, {"sub_us": 1100}, 1),  # the USB protocol costs a tick more than 1 ms with a host subscribed
@@ -215,7 +216,21 @@ def test_a_click_is_timed_from_its_release_to_the_first_frame_that_changes():
     assert bench_pico.click_answered(frames[:3], [400]) is None  # the click lit nothing: the table says so
 
 
-def test_the_largest_free_block_is_read_from_mem_info(monkeypatch):
+class Watched:
+    """A Pico whose heap watch saw ``low`` at its lowest after a collection."""
+
+    def __init__(self, low):
+        self.low = low
+        self.watched = None
+
+    def watch_heap(self, start, length, collect_end):
+        self.watched = (start, length, collect_end)
+
+    def heap_low(self):
+        return self.low
+
+
+def test_the_largest_free_block_is_read_from_mem_info_and_the_true_lowest_from_the_watch(monkeypatch):
     out = ["sniggle, 2 players, piece sensors: a new game", "lowest after step 1", "stack: 772 out of 7936",
            "GC: total: 245888, used: 80752, free: 165136",
            " No. of 1-blocks: 747, 2-blocks: 222, max blk sz: 242, max free sz: 1507", "lowest after step 4",
@@ -223,8 +238,14 @@ def test_the_largest_free_block_is_read_from_mem_info(monkeypatch):
            " No. of 1-blocks: 859, 2-blocks: 267, max blk sz: 242, max free sz: 900",
            json.dumps({"steps": 9, "lowest": 149104, "free": 150592, "hint_us": 1, "game_ms": 2, "faults": 0})]
     monkeypatch.setattr(bench_pico, "run", lambda pico, code: out)
-    game = bench_pico.whole_game(None)
+    pico = Watched({"free": 120000, "largest_block": 9000, "at_ms": 5})
+    game = bench_pico.whole_game(pico)
     assert (game["lowest"], game["lowest_block"], game["free_block"]) == (149104, 16 * 826, 16 * 900)
+    assert (game["true_lowest"], game["true_lowest_block"]) == (120000, 9000)
+    assert pico.watched == (bench_pico.GC_HEAP_START, 245888 // 64, bench_pico.GC_COLLECT_END)
+    # a watch that saw more free than a step left after its collection watches the wrong bytes
+    with pytest.raises(RuntimeError, match="not where"):
+        bench_pico.whole_game(Watched({"free": 160000, "largest_block": 9000, "at_ms": 5}))
 
 
 def test_the_bench_image_boots_on_the_emulated_pico(tmp_path):

@@ -169,6 +169,17 @@ class VirtualPico:
         sleeps between two ticks: a hold is a tick, a save, a collection)."""
         return self.request("holds", since_ms=since)["holds"]
 
+    def watch_heap(self, start, length, collect_end):
+        """Follow the garbage collector's allocation table (``length`` bytes
+        at RAM address ``start``) from now on, and count its free blocks each
+        time a collection ends (the firmware returns from ``collect_end``)."""
+        self.request("heap_watch", start=start, length=length, collect_end=collect_end)
+
+    def heap_low(self):
+        """The watched heap at its fewest free blocks after a collection:
+        {free, largest_block} in bytes and at_ms; None before one ended."""
+        return self.request("heap_low")["low"]
+
     def place(self, sensor, at=None):
         """A piece set down on the space whose switch is ``sensor`` (the board file's sensor index)."""
         self.request("sensor", index=sensor, closed=True, **_at(at))

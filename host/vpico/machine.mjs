@@ -41,6 +41,12 @@ const CDC_FIFO = 512; // rp2040js's host-side buffer towards the device
 const IDLE_NS = 1e6; // an idle core with no timer armed looks at the world every emulated ms
 const HOLD_NOTED_NS = 5e6; // the core busy this long without a pause is noted as a hold
 const HOLDS_KEPT = 2000;
+const SRAM_BASE = 0x20000000;
+// MicroPython's garbage collector keeps a block's kind in 2 bits of its
+// allocation table, 4 blocks a byte (py/gc.c: 0 free, 1 head, 2 tail, 3
+// marked) over blocks of 16 bytes: the free blocks a byte of the table holds
+const GC_BLOCK_BYTES = 16;
+const FREE_IN_BYTE = Uint8Array.from({ length: 256 }, (_, v) => [0, 2, 4, 6].filter((k) => ((v >> k) & 3) === 0).length);
 
 function romFunctions(rom) {
   const u16 = (a) => rom[a] | (rom[a + 1] << 8);
@@ -260,6 +266,7 @@ export class Pico {
     this.cdc = cdc;
     this.mcu = mcu;
     this.pendingReset = null;
+    this.heap = null; // the watch of watchHeap, for this start only
     this.holds = []; // [start, end] in ns of each stretch of HOLD_NOTED_NS or more the core ran without a pause
     this.busyFrom = 0;
     this.boots++;
@@ -347,6 +354,68 @@ export class Pico {
     this.holds.push([start, end]);
   }
 
+  /** Watch MicroPython's heap: its allocation table, `length` bytes at
+   * `start` in RAM, followed through every write to it, and the free blocks
+   * counted each time a collection ends (the firmware returns from
+   * `collectEnd`, the address of its gc_collect_end): a step's peak of live
+   * objects is there at its collection, whatever the step. The fewest free
+   * blocks found so, a copy of the table then, and when. A table found all
+   * free again (the heap made anew: a soft reset) starts the watch over. */
+  watchHeap(start, length, collectEnd) {
+    const { mcu } = this;
+    const table = mcu.sram.subarray(start - SRAM_BASE, start - SRAM_BASE + length);
+    const heap = { free: table.reduce((n, v) => n + FREE_IN_BYTE[v], 0), collectEnd, returnTo: -1 };
+    heap.lowest = Infinity;
+    heap.lowestAt = 0;
+    heap.table = table.slice();
+    heap.collected = () => {
+      heap.returnTo = -1;
+      if (heap.free < heap.lowest) {
+        heap.lowest = heap.free;
+        heap.lowestAt = mcu.clock.nanos;
+        heap.table.set(table);
+      }
+    };
+    this.heap = heap;
+    const end = start + length;
+    for (const [name, bytes] of [["writeUint8", 1], ["writeUint16", 2], ["writeUint32", 4]]) {
+      const write = mcu[name];
+      mcu[name] = (a, v) => {
+        const first = Math.max(a >>> 0, start);
+        const last = Math.min((a >>> 0) + bytes, end);
+        if (first >= last) return write(a, v);
+        for (let b = first; b < last; b++) heap.free -= FREE_IN_BYTE[table[b - start]];
+        write(a, v);
+        for (let b = first; b < last; b++) heap.free += FREE_IN_BYTE[table[b - start]];
+        if (heap.free === length * 4) heap.lowest = Infinity;
+        return undefined;
+      };
+    }
+  }
+
+  /** Where the core is about to run `pc`: a collection of the watched heap begins its end or is over. */
+  heapAt(pc) {
+    const { heap } = this;
+    if (pc === heap.collectEnd) heap.returnTo = this.mcu.core.LR & ~1;
+    else if (pc === heap.returnTo) heap.collected();
+  }
+
+  /** The watched heap at its lowest after a collection: free bytes, the
+   * largest run of free blocks in bytes, when (ns); null before the first. */
+  heapLow() {
+    const { heap } = this;
+    if (heap.lowest === Infinity) return null;
+    let run = 0;
+    let largest = 0;
+    for (const v of heap.table) {
+      for (let k = 0; k < 8; k += 2) {
+        run = (v >> k) & 3 ? 0 : run + 1;
+        largest = Math.max(largest, run);
+      }
+    }
+    return { free: heap.lowest * GC_BLOCK_BYTES, largest: largest * GC_BLOCK_BYTES, at: heap.lowestAt };
+  }
+
   /** Bytes typed on the USB serial port. */
   write(bytes) {
     for (const b of bytes) this.input.push(b);
@@ -385,6 +454,7 @@ export class Pico {
           // the instruction's own cycles, and those it waited on the flash
           const { xip } = this;
           if (this.busyFrom === null) this.busyFrom = clock.nanos;
+          if (this.heap) this.heapAt(core.PC);
           xip.stall = 0;
           const n = core.executeInstruction() + xip.stall;
           clock.tick(n * NS_PER_CYCLE);

@@ -27,6 +27,12 @@
 //   {"op": "beam", "pocket": P, "width_ms": D, "at_ms": T}  pocket P's beam broken for D ms
 //   {"op": "holds", "since_ms": T}            the stretches of 5 ms or more in which the Pico's core ran
 //                                             without a pause (WFE/WFI) since its T: [start_ms, end_ms], ...
+//   {"op": "heap_watch", "start": A, "length": N, "collect_end": E}  from now on, every write to the
+//                                             garbage collector's allocation table (N bytes at RAM address A)
+//                                             is followed, and the free blocks counted as each collection ends
+//                                             (the firmware returns from its gc_collect_end at E)
+//   {"op": "heap_low"}                        the heap at its fewest free blocks after a collection since:
+//                                             free and largest_block (bytes), at_ms; null before one ended
 //   {"op": "pixels"}                          the colours lit now, hex G R B per pixel
 //   {"op": "reset"}                           the reset button (RUN pin)
 //   {"op": "power_cut", "off_ms": M, "after_writes": K}  off for M ms, now or just before the (K+1)th
@@ -173,6 +179,16 @@ const OPS = {
   holds: (req) => ({
     holds: pico.holds.filter(([, end]) => end >= (req.since_ms ?? 0) * 1e6).map(([a, b]) => [a / 1e6, b / 1e6]),
   }),
+  heap_watch: (req) => {
+    pico.watchHeap(integer(req, "start", 0x20000000, 0x20041fff), integer(req, "length", 1, 0x10000),
+      integer(req, "collect_end", 0x10000000, 0x101fffff));
+    return {};
+  },
+  heap_low: () => {
+    if (!pico.heap) throw new Error("no heap is watched since the Pico last started (heap_watch)");
+    const low = pico.heapLow();
+    return { low: low && { free: low.free, largest_block: low.largest, at_ms: low.at / 1e6 } };
+  },
   pixels: () => ({ hex: Buffer.from(board.pixels.shown).toString("hex") }),
   reset: () => {
     pico.reset("reset button");
