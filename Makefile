@@ -93,8 +93,9 @@ vpico: $(VENV)/.installed node_modules/.installed ## the real MicroPython on an 
 wiring: $(VENV)/.installed ## draw the wiring picture of every board, hardware/wiring-<board>.svg, from hardware/pins.json and the board file
 	$(PY) -m host.wiring
 
-hardware: $(VENV)/.installed ## the magnet check of every board from hardware/parts.json and the board files: worst case, where, margin (1.5x wanted)
+hardware: $(VENV)/.installed ## the magnet check of every board (worst case, where, margin; 1.5x wanted) and the power path in ngspice, from hardware/parts.json and the board files
 	$(PY) -m host.fields
+	$(PY) -m host.power
 
 clean: ## remove the virtualenv, node packages and caches
 	rm -rf $(VENV) node_modules .stubs .pytest_cache .hypothesis build
