@@ -25,7 +25,7 @@ from host.boardfile import read_board
 PARTS = os.path.join(ROOT, "hardware", "parts.json")
 MM = 1e-3
 MU0 = 4e-7 * math.pi
-REED_POINTS = 81  # samples along a reed's glass for the integral
+REED_POINTS = 41  # samples along a reed's glass for the integral
 NEAR_MM = 150  # magnets farther from a sensor are left out (a stack of 24 gives less than 0.1 AT there)
 STEP_MM = 0.05  # the radial table's step
 
@@ -96,9 +96,10 @@ class Board:
     # -- where the reeds lie ----------------------------------------------------
 
     def reed(self, i):
-        """Reed ``i``'s direction (a unit vector) and its centre (mm): ``reed_offset`` along it from the space's centre.
-        It lies along the board's x axis (``x``), or along the spiral's track (``track``); beside a stack of ``turn_beside`` pieces or
-        more it lies across the line to that stack, where the field along it cancels."""
+        """Reed ``i``'s direction (a unit vector) and its centre (mm), ``reed_offset`` along it from
+        the space's centre. It lies along the board's x axis (``x``) or along the spiral's track
+        (``track``); within 1.5 pitches of a stack of ``turn_beside`` pieces or more it lies across
+        the line to that stack, where the stack's field along it cancels."""
         _, _, at = self.spaces[i]
         along = self._default(at)
         big = self.spec.get("turn_beside")
@@ -129,16 +130,18 @@ class Board:
 
     # -- the checks -------------------------------------------------------------
 
-    def reed_checks(self):
-        """Per reed: (space, the least AT of its own piece, the most AT of every other magnet together, the largest share's source)."""
+    def reed_checks(self, only=None):
+        """Per reed (of the spaces ``only`` names, or all): (space, the least AT of its own piece,
+        the most AT of every other magnet together, the largest share's source)."""
         rows = []
         spots = placements(self.parts["placement_mm"])
-        spread = placements(self.spec.get("stack_spread_mm", self.parts["placement_mm"]))
         for i, (sid, _, at) in enumerate(self.spaces):
+            if only is not None and sid not in only:
+                continue
             along, centre = self.reed(i)
             own = np.abs(self._reed_at(self.piece_reed, along, centre, at + spots)).min()
             others = [j for j, (_, _, o) in enumerate(self.spaces) if j != i and np.hypot(*(o - at)) <= NEAR_MM]
-            where = np.concatenate([self.spaces[j][2] + (spread if self.stacks[j] > 1 else spots) for j in others])
+            where = np.concatenate([self.spaces[j][2] + spots for j in others])
             each = np.abs(self._reed_at(self.piece_reed, along, centre, where)).reshape(len(others), -1).max(axis=1)
             each = each * [self.stacks[j] for j in others]
             foreign = float(each.sum())
@@ -237,8 +240,19 @@ def reed_table(name, parts):
 
 
 def main(argv=None):
+    """``[--reeds] [BOARD ...]``: the checks of the boards named (all by default), or with
+    ``--reeds`` where each of their reeds lies."""
+    argv = sys.argv[1:] if argv is None else argv
     parts = read_parts()
-    names = (argv if argv else sys.argv[1:]) or list(parts["boards"])
+    names = [a for a in argv if a != "--reeds"] or list(parts["boards"])
+    if "--reeds" in argv:
+        for name in names:
+            if parts["boards"][name].get("reeds") is not False:
+                print("%s: space, reed centre x y (mm from the board's top left), direction (degrees clockwise from east)"
+                      % name)
+                for sid, x, y, angle in reed_table(name, parts):
+                    print("  %-6s %7.1f %7.1f %5.0f" % (sid, x, y, angle))
+        return 0
     bad = 0
     for name in names:
         spec = parts["boards"][name]

@@ -24,8 +24,8 @@ def test_every_margin_of_the_board_is_kept(name):
 def test_a_start_stack_closes_the_reed_beside_it_when_that_reed_lies_along_the_row():
     parts = copy.deepcopy(PARTS)
     del parts["boards"]["detour"]["turn_beside"]
-    rows = {sid: foreign for sid, _, foreign, _ in fields.Board("detour", parts).reed_checks()}
-    assert rows["c1"] > PARTS["reed"]["pull_in_AT"][0], "eight pieces on d1 stay under the reed of c1 beside it"
+    [(_, _, foreign, source)] = fields.Board("detour", parts).reed_checks(only=("c1",))
+    assert foreign > PARTS["reed"]["pull_in_AT"][0] and source == "8 on d1", (foreign, source)
 
 
 def test_a_stronger_piece_magnet_on_mehen_closes_the_neighbours_reeds():
@@ -41,3 +41,12 @@ def test_the_docs_name_the_parts_the_check_computes_with():
             text = f.read()
         for part in ("reed", "hall_latch"):
             assert PARTS[part]["mpn"] in text, "%s does not name %s" % (doc, PARTS[part]["mpn"])
+
+
+def test_the_reeds_wheels_md_names_as_turned_are_the_ones_the_check_turns():
+    detour = {sid: round(angle) for sid, _, _, angle in fields.reed_table("detour", PARTS)}
+    assert {sid: a for sid, a in detour.items() if a != 0} == {"c1": 90, "e1": 270, "a5": 180}
+    mehen = fields.Board("mehen", PARTS)
+    turned = [mehen.spaces[i][0] for i in range(len(mehen.spaces))
+              if abs(mehen.reed(i)[0] @ mehen._default(mehen.spaces[i][2])) < 0.99]
+    assert turned == ["2", "19", "20"]
