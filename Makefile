@@ -16,7 +16,7 @@ OPTIONS ?=
 export DEPS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(" ".join(p["dependencies"] + p["optional-dependencies"]["dev"]))
 export STUBS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(*[d for d in p["optional-dependencies"]["dev"] if "stubs" in d])
 
-.PHONY: help setup test sim play watch replay bench bench-check fuzz strength build flash repl live pull vpico wiring clean
+.PHONY: help setup test sim play watch replay bench bench-check fuzz strength build flash repl live pull vpico wiring hardware clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -92,6 +92,10 @@ vpico: $(VENV)/.installed node_modules/.installed ## the real MicroPython on an 
 
 wiring: $(VENV)/.installed ## draw the wiring picture of every board, hardware/wiring-<board>.svg, from hardware/pins.json and the board file
 	$(PY) -m host.wiring
+
+hardware: $(VENV)/.installed ## the magnet check of every board (worst case, where, margin; 1.5x wanted) and the power path in ngspice, from hardware/parts.json and the board files
+	$(PY) -m host.fields
+	$(PY) -m host.power
 
 clean: ## remove the virtualenv, node packages and caches
 	rm -rf $(VENV) node_modules .stubs .pytest_cache .hypothesis build

@@ -7,7 +7,9 @@ Pico with every GPIO the board uses, labelled by its role; the pixel chain
 behind the 74AHCT125 (how many pixels, which come first); the 74HC165 chain
 with as many chips as the board has sensors; the die buttons, the wheels'
 position sensors and the pocket beams where the board has them; and the
-roles of the pin map the board leaves unused. The pictures are plain SVG,
+roles of the pin map the board leaves unused; the pixels' 5 V and GND rails
+with the capacitor and the soft start's values (``hardware/parts.json``),
+the 74HC165's input letters with their pins, the pull-ups and the reeds. The pictures are plain SVG,
 written the same way every time, so a test can tell a stale one.
 """
 
@@ -18,6 +20,7 @@ import sys
 
 from host import BOARDS, ROOT
 from host.boardfile import read_board
+from host.fields import read_parts
 from hal.pins import BEAMS, PinError, load_pins
 from rules.core import RulesError
 from rules.games import find_game
@@ -32,7 +35,7 @@ ROW = 24  # px between two wires
 PICO_X, PICO_W = 40, 200
 PART_X = 340  # where the parts begin
 CHAIN_X = PART_X + 40  # the 74HC165 chain's data wire; its buses just left of it
-CHIP_W, CHIP_H, CHIP_GAP, CHIPS_PER_ROW = 130, 90, 50, 6
+CHIP_W, CHIP_H, CHIP_GAP, CHIPS_PER_ROW = 130, 116, 50, 6
 
 
 class Svg:
@@ -81,9 +84,10 @@ def label(role, pins):
 class Drawing:
     """The picture of one board, drawn top to bottom, one block of parts at a time."""
 
-    def __init__(self, name, data, pins):
+    def __init__(self, name, data, pins, parts):
         self.svg = Svg()
         self.pins = pins
+        self.parts = parts
         self.used = []  # roles drawn, in order
         self.y = 110
         self.svg.text(PICO_X, 30, "Wiring of the %s board (%s)" % (name, data.get("title", name)), bold=True, size=16)
@@ -122,21 +126,46 @@ class Drawing:
         x = PART_X + 230
         svg.line((PART_X + 190, y), (x, y))
         svg.text(x, y - 34, "%d WS2812B (5 V) in one chain, in the board file's order:" % data["pixels"])
-        for i in range(min(3, len(names))):
-            self._pixel(x + 90 * i, y, i, names[i], i > 0)
+        shown = [(x + 90 * i, i) for i in range(min(3, len(names)))] + [(x + 310, len(names) - 1)]
+        for at, i in shown:
+            self._pixel(at, y, i, names[i], 0 < i < 3)
         svg.text(x + 280, y + 4, "…")
-        self._pixel(x + 310, y, len(names) - 1, names[-1], False)
-        svg.text(x, y + 36, "; ".join(groups(names)))
-        svg.line((x - 20, y), (x - 20, y + 48))
-        svg.text(x - 24, y + 52, "1000 µF across 5 V and GND at the first pixel")
-        svg.text(x - 24, y + 68, "pixels' 5 V from the supply (VBUS on USB), not from 3V3; grounds joined")
-        self.gap(4 * ROW)
+        # the pixels' supply: a 5 V rail and a GND rail under the chain, the capacitor across them at its start
+        five, ground, end = y + 34, y + 50, x + 370
+        svg.line((x - 40, five), (end, five))
+        svg.line((x - 40, ground), (end, ground))
+        svg.text(end + 6, five + 4, "5 V (pixels)", bold=True)
+        svg.text(end + 6, ground + 4, "GND", bold=True)
+        for at, _ in shown:
+            svg.line((at + 15, y + 14), (at + 15, five))
+            svg.dot(at + 15, five)
+            svg.line((at + 45, y + 14), (at + 45, ground))
+            svg.dot(at + 45, ground)
+        cap = x - 20
+        svg.line((cap, five), (cap, five + 5))
+        svg.line((cap - 8, five + 5), (cap + 8, five + 5))
+        svg.line((cap - 8, five + 10), (cap + 8, five + 10))
+        svg.line((cap, five + 10), (cap, ground))
+        svg.dot(cap, five)
+        svg.dot(cap, ground)
+        svg.text(cap - 12, five + 12, "1000 µF", anchor="end")
+        ss = self.parts["power"]["soft_start"]
+        svg.text(x - 40, ground + 22, "5 V rail from VBUS through the soft start (power.md): %s, source to VBUS, "
+                                      "drain to the rail; gate %s to GND, %s and %s to the source, %s to the drain"
+                 % (ss["mosfet"], ohms(ss["r_gate_gnd_ohm"]), ohms(ss["r_gate_source_ohm"]),
+                    farads(ss["c_gate_source_nF"]), farads(ss["c_gate_drain_nF"])))
+        svg.text(x - 40, ground + 38, "each pixel: VDD (1) to 5 V, VSS (3) to GND, DIN (4) from the one before, "
+                                      "DOUT (2) to the next; never from 3V3; all grounds joined")
+        svg.text(x - 40, ground + 54, "; ".join(groups(names)))
+        self.gap(6 * ROW)
 
     def _pixel(self, x, y, i, name, joined):
         svg = self.svg
         if joined:
             svg.line((x - 30, y), (x, y))
         svg.box(x, y - 16, 60, 30, fill="#f4f4f4")
+        svg.text(x - 2, y + 12, "4", anchor="end", size=9)
+        svg.text(x + 62, y + 12, "2", size=9)
         svg.text(x + 30, y - 2, "pixel %d" % i, anchor="middle")
         svg.text(x + 30, y + 10, name, anchor="middle", size=10)
 
@@ -168,9 +197,12 @@ class Drawing:
                     "a 10 kΩ pull-up on every input; VCC (16) 3.3 V with 100 nF, GND (8)"
                     % (chips, sensors, inputs[0], inputs[-1], ", ".join(sorted(buttons, key=buttons.get))))
         else:
-            what = ("%d × 74HC165 for %d sensors: a reed switch from every input to GND, "
-                    "a 10 kΩ pull-up to 3.3 V; VCC (16) 3.3 V with 100 nF, GND (8)" % (chips, sensors))
-        svg.text(PART_X, top - 24, what)
+            what = ("%d × 74HC165 for %d sensors: a reed switch (%s, laid as hardware/wheels.md says) from every "
+                    "input to GND, a 10 kΩ pull-up to 3.3 V; VCC (16) 3.3 V with 100 nF, GND (8)"
+                    % (chips, sensors, self.parts["reed"]["mpn"]))
+        svg.text(PART_X, top - 40, what)
+        svg.text(PART_X, top - 24, "the pull-ups: per chip a 10 kΩ bussed network (SIP-9), pin 1 to 3.3 V, pins 2–9 "
+                                   "to inputs A–H; the inputs' pins are under each chip")
         rows = (chips + CHIPS_PER_ROW - 1) // CHIPS_PER_ROW
         pitch = CHIP_H + 4 * ROW
         for r in range(rows):
@@ -205,6 +237,8 @@ class Drawing:
         if len(inputs) < 8:
             rest = "ABCDEFGH"[len(inputs):]
             svg.text(x + 4, y + 66, "%s: to 3.3 V" % (rest[0] + "–H" if len(rest) > 1 else "H"), size=10)
+        for row, part in enumerate((INPUT_PINS[:4], INPUT_PINS[4:])):
+            svg.text(x + 4, y + 80 + 12 * row, "  ".join("%s %d" % p for p in part), size=10)
         # QH (9) on the left goes towards the Pico, SER (10) on the right takes the next chip's QH
         svg.text(x + 4, y + CHIP_H - 8, "9 QH", size=10)
         svg.text(x + CHIP_W - 4, y + CHIP_H - 8, "SER 10", anchor="end", size=10)
@@ -225,8 +259,9 @@ class Drawing:
 
     def wheels(self, count):
         svg = self.svg
-        svg.text(PART_X, self.y, "each wheel's position: two hall latches (hardware/wheels.md) or contacts, "
-                                 "output to the GPIO (the Pico's pull-up); a latch's VCC 3.3 V with 100 nF, GND")
+        svg.text(PART_X, self.y, "each wheel's position: two hall latches (%s, hardware/wheels.md), output to the "
+                                 "GPIO (the Pico's pull-up); a latch's VCC 3.3 V with 100 nF, GND"
+                 % self.parts["hall_latch"]["mpn"])
         self.gap()
         for w in range(1, count + 1):
             for side in "ab":
@@ -240,6 +275,9 @@ class Drawing:
         pockets = {space["sensor"]: space["id"] for space in data["spaces"] if space["kind"] == "pocket"}
         svg.text(PART_X, self.y, "each pocket: an IR break-beam pair; the receiver's open-collector output "
                                  "to the GPIO (the Pico's pull-up), its power as its datasheet says")
+        self.gap()
+        svg.text(PART_X, self.y, "the emitter facing it: an IR LED (TSAL4400 kind), anode from 5 V through 180 Ω, "
+                                 "cathode to GND (power.md)")
         self.gap()
         for n, role in enumerate(BEAMS):
             y = self.pin(role, PART_X)
@@ -264,6 +302,18 @@ class Drawing:
         svg.box(PICO_X, 60, PICO_W, self.y - 60 - 2 * ROW, fill="none")
         svg.text(PICO_X + 8, 80, "Raspberry Pi Pico", bold=True)
         return svg.render()
+
+
+def ohms(value):
+    return "%g MΩ" % (value / 1e6) if value >= 1e6 else "%g kΩ" % (value / 1e3)
+
+
+def farads(nf):
+    return "%g nF" % nf
+
+
+# the 74HC165's inputs and their pins (TI SN74HC165 datasheet, pin functions)
+INPUT_PINS = (("A", 11), ("B", 12), ("C", 13), ("D", 14), ("E", 3), ("F", 4), ("G", 5), ("H", 6))
 
 
 def pixel_names(data):
@@ -297,7 +347,7 @@ def groups(names):
 def draw(name, data, pins):
     """The SVG text of board ``name`` (parsed JSON ``data``) wired as ``pins`` says."""
     game = find_game(data["game"])(data, find_game(data["game"]).min_players)
-    drawing = Drawing(name, data, pins)
+    drawing = Drawing(name, data, pins, read_parts())
     drawing.pixels(data)
     drawing.gap()
     drawing.buttons()

@@ -45,6 +45,7 @@ CYCLE_MS = 2 * 3 * 4 * 5 * 7 * C.BREATHE_MS  # a whole number of every animation
 WINDOW_MS = 150  # a tick paints its frame within this before its first bit goes out (Sniggle: about 60 ms now)
 SETTLED_MS = 2500  # boot (about 1.6 s) and the piece sensors settling on what stands
 BOOT_AT = 100  # pieces and wheels are set this long after power-on, before the firmware reads them
+RESET_US = 280  # the low a current WS2812B needs between two frames (Worldsemi's datasheet, RES)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -288,6 +289,13 @@ def test_each_board_boots_to_the_simulators_picture_and_plays_a_turn_by_hand(bui
         assert ours == theirs
         assert len(ours) > len(played) + 1
         assert pico.status()["pixel_errors"] == 0
+        assert not short_resets(pico.frames()), "frames less than %d us apart merge on a current WS2812B" % RESET_US
+
+
+def short_resets(frames):
+    """(frame, the low before it in us) for every frame sent less than RESET_US after the one before."""
+    return [(b["n"], round((b["start_ms"] - a["end_ms"]) * 1000)) for a, b in zip(frames, frames[1:])
+            if a["boot"] == b["boot"] and (b["start_ms"] - a["end_ms"]) * 1000 < RESET_US]
 
 
 # ---- a maker's Pico: make flash, the watchdog, Ctrl-C, mistakes in the files --------------

@@ -8,6 +8,7 @@ import pytest
 
 from host import wiring
 from host.boardfile import read_board
+from host.fields import read_parts
 
 PICTURES = os.path.join(wiring.ROOT, "hardware")
 
@@ -72,3 +73,14 @@ def test_a_broken_pin_map_is_refused_naming_the_file_and_no_picture_changes(tmp_
     err = capsys.readouterr().err
     assert os.path.relpath(str(broken), wiring.ROOT) in err and "GP2 is given to both 'pixels' and 'die1'" in err and "no picture changed" in err
     assert os.listdir(tmp_path) == ["pins.json"]
+
+
+@pytest.mark.parametrize("name", wiring.boards())
+def test_the_picture_draws_the_pixels_supply_and_the_chips_input_pins(name):
+    with open(os.path.join(PICTURES, "wiring-%s.svg" % name)) as f:
+        svg = f.read()
+    power = read_parts()["power"]["soft_start"]
+    assert ">5 V (pixels)<" in svg and ">GND<" in svg and ">1000 µF<" in svg
+    assert power["mosfet"] in svg and "%g nF to the source" % power["c_gate_source_nF"] in svg
+    if ">chip 0<" in svg:
+        assert ">A 11  B 12  C 13  D 14<" in svg and ">E 3  F 4  G 5  H 6<" in svg

@@ -48,7 +48,8 @@ def test_the_bom_has_a_chip_a_network_and_a_tied_clk_inh_for_every_eight_inputs(
     inputs, chips, used = chain(name)
     assert bom("74HC165 shift registers")[name].startswith("%d (%d inputs" % (chips, inputs))
     assert bom("10 kΩ 8-way bussed resistor networks")[name] == str(chips)
-    assert bom("100 nF")[name] == str(chips + 1)  # and one at the level shifter
+    latches = 2 * len(json.loads((ROOT / "boards" / ("%s.json" % name)).read_text()).get("wheels", ()))
+    assert bom("100 nF")[name] == str(chips + 1 + latches)  # and one at the level shifter, one per hall latch
     assert bom("CLK INH (pin 15)")[name] == str(chips)
     assert bom("SER (pin 10) of the last")[name] == "1"
     assert bom("chain inputs used")[name] == str(used)

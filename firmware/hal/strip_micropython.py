@@ -3,8 +3,10 @@ state machine that DMA feeds, so the game goes on while a frame is on the
 wire (30 us a pixel: 5.9 ms for Sniggle's 195).
 
 WS2812B datasheet, 800 kHz: a 0 bit is high 0.4 us and low 0.85 us, a 1 bit
-high 0.8 us and low 0.45 us, each within 150 ns; a low of 50 us or more
-latches the frame. At a 20 MHz state-machine clock (50 ns a cycle) that is
+high 0.8 us and low 0.45 us, each within 150 ns. A low latches the frame: 50 us
+in the first datasheet, at least 280 us in the current one (RES), so the next
+frame waits 300 us; with less, a current part may merge two frames and lose
+the second. At a 20 MHz state-machine clock (50 ns a cycle) that is
 8 high and 17 low cycles for a 0, 16 and 9 for a 1. Each byte written to the
 TX FIFO fills all four byte lanes of the word, so the state machine pulls 8
 bits a byte, from the top.
@@ -19,7 +21,7 @@ if TYPE_CHECKING:  # the PIO assembler's names, for the type check
 PIO_HZ = 20000000
 DREQ_PIO0_TX0 = 0  # RP2040 datasheet 2.5.3.1: state machine 0 of PIO0 asks for data
 US_PER_BYTE = 10  # 8 bits of 1.25 us
-LATCH_US = 60
+LATCH_US = 300  # the low between frames: current WS2812Bs need 280 us
 
 
 def _bits():

@@ -99,10 +99,11 @@ export class Board {
     return this.base + (this.mcu ? this.mcu.clock.nanos : 0);
   }
 
-  frame({ bytes, startNs, latchNs, errors }) {
+  frame({ bytes, startNs, endNs, latchNs, errors }) {
     this.pixelErrors += errors.length;
     const frame = {
-      n: this.frameCount++, boot: this.boots, start_ms: startNs / 1e6, t_ms: latchNs / 1e6, board_ms: this.now() / 1e6,
+      n: this.frameCount++, boot: this.boots, start_ms: startNs / 1e6, end_ms: endNs / 1e6, t_ms: latchNs / 1e6,
+      board_ms: this.now() / 1e6,
       hex: Buffer.from(bytes).toString("hex"), errors,
     };
     this.frames.push(frame);

@@ -18,7 +18,7 @@
 //   {"op": "status"}                          boots (their causes), now_ms, board_ms, frames, flash writes,
 //                                             the XIP cache's hits, accesses and misses, a line fill's cycles, ...
 //   {"op": "frames", "since": N}              the frames numbered N and later (the last 2000 kept): n, boot,
-//                                             start_ms (first edge), t_ms (latched), hex (wire bytes), errors
+//                                             start_ms (first edge), end_ms (last edge), t_ms (latched), hex (wire bytes), errors
 //   {"op": "wait_frame", "since": N, "timeout_ms": T}  the first frame numbered N or later (T of wall time)
 //   {"op": "wait", "ms": M}                   answers once M ms of the Pico's time have passed
 //   {"op": "press"|"release", "role": "die1", "at_ms": T}   a die button, bouncing (at the Pico's T; now if left out)

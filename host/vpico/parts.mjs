@@ -54,14 +54,17 @@ export class Line {
 // Worldsemi WS2812B datasheet: a 0 is a high of T0H = 0.4 us, a 1 a high of
 // T1H = 0.8 us, each +-150 ns; 24 bits per pixel, G then R then B, most
 // significant bit first; each pixel keeps the first 24 bits and passes the
-// rest on; a low of at least 50 us (RES) latches what was sent.
+// rest on; a low of at least 50 us (RES) latches what was sent. That is the
+// first datasheet's figure; current parts need 280 us and may merge two frames
+// a shorter low apart. The chain shows every frame a 50 us low ends, with the
+// time of its last falling edge, so a test can measure the low between frames.
 const T0H = 400;
 const T1H = 800;
 const TOLERANCE = 150;
 const RES_NS = 50000;
 
 export class WS2812BChain {
-  /** `onFrame({bytes, startNs, latchNs, errors})` at every latch. */
+  /** `onFrame({bytes, startNs, endNs, latchNs, errors})` at every latch (endNs: the last bit's falling edge). */
   constructor(line, count, onFrame) {
     this.count = count;
     this.shown = new Uint8Array(3 * count); // G, R, B of every pixel, as lit
@@ -76,6 +79,7 @@ export class WS2812BChain {
     this.errors = [];
     this.rose = null;
     this.start = null;
+    this.end = null;
     this.alarm = null;
   }
 
@@ -89,6 +93,7 @@ export class WS2812BChain {
     if (this.rose === null) return;
     const high = nanos - this.rose;
     this.rose = null;
+    this.end = nanos;
     if (Math.abs(high - T0H) <= TOLERANCE) this.bits.push(0);
     else if (Math.abs(high - T1H) <= TOLERANCE) this.bits.push(1);
     else {
@@ -105,7 +110,7 @@ export class WS2812BChain {
     const bytes = new Uint8Array(bits.length >> 3);
     for (let i = 0; i < bytes.length * 8; i++) bytes[i >> 3] |= bits[i] << (7 - (i & 7));
     this.shown.set(bytes.subarray(0, this.shown.length));
-    this.onFrame({ bytes, startNs: this.start, latchNs: this.line.clock.nanos, errors });
+    this.onFrame({ bytes, startNs: this.start, endNs: this.end, latchNs: this.line.clock.nanos, errors });
     this.reset();
   }
 }
