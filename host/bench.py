@@ -61,6 +61,7 @@ PICO_FREE_BYTES = 96 * 1024
 BOOT_MS = 1500
 BOOT_MAX_FLASH_MS = 2500  # at the flash's maximum erase and program times
 PAUSE_MS = 60  # the longest pause between two frames of an animation
+LATCH_US = 300  # the low the pixels' port leaves between two frames (hal/strip_micropython.py)
 LINK_US = 1000  # the USB line protocol's share of a tick, a host subscribed (hardware/usb-protocol.md)
 STRENGTH_GAMES = 400  # the hint's search against the greedy player, per game
 
@@ -141,7 +142,7 @@ def led_rows(cpy, mpy, pico):
            all(f["encode_us"] < f["adafruit_us"] for f in (c, m, p)))
     yield ("LED frame: bytes allocated (MicroPython)", "-", str(m["frame_bytes_allocated"]),
            str(p["frame_bytes_allocated"]), "0", m["frame_bytes_allocated"] == p["frame_bytes_allocated"] == 0)
-    yield ("the wire itself, us (30 us per pixel + 50 us latch)", "", "", "%d" % wire_us(c["pixels"]),
+    yield ("the wire itself, us (30 us per pixel + 300 us latch)", "", "", "%d" % wire_us(c["pixels"]),
            "physical limit", None)
     for port, label in (("button", "Button.poll"), ("picker", "ButtonPicker.poll"),
                         ("sensors", "Sensors.poll (74HC165 chain)"), ("wheels", "Wheels.poll")):
@@ -151,7 +152,7 @@ def led_rows(cpy, mpy, pico):
 
 
 def wire_us(pixels):
-    return 30 * pixels + 50
+    return 30 * pixels + LATCH_US
 
 
 def game_rows(name, position, cpy, mpy, heap, pico, power):
