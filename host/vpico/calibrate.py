@@ -105,15 +105,30 @@ def run(uf2, rom, image, module, profile=False):
 
 
 def functions(map_text):
-    """Sorted (start, end, name, object file) of the flash sections a GNU ld map lists."""
-    found = []
-    for m in re.finditer(r"^ \.(text|rodata)\.?(\S*)\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)\s+(\S+)", map_text, re.M):
-        kind, name, start, size, obj = m.groups()
-        start, size = int(start, 16), int(size, 16)
+    """Sorted (start, end, name, object file) of what a GNU ld map places in flash: a function's own
+    section (-ffunction-sections), else the symbols a section holds, else the section's name."""
+    sections = []
+    for m in re.finditer(r"^ (\.\S+)\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)\s+(\S+)", map_text, re.M):
+        name, start, size, obj = m.group(1), int(m.group(2), 16), int(m.group(3), 16), m.group(4)
         if FLASH_START <= start < FLASH_END and size:
-            label = name if kind == "text" else f"{name or 'rodata'} (data)"
-            found.append((start, start + size, label, Path(obj).name.removesuffix(".o")))
-    return sorted(found)
+            sections.append((start, start + size, name, Path(obj.split("(")[-1].rstrip(")")).name.removesuffix(".o")))
+    symbols = sorted((int(a, 16), n) for a, n in re.findall(r"^\s+0x([0-9a-f]+)\s+([A-Za-z_]\w*)$", map_text, re.M))
+    found = []
+    for start, end, name, obj in sorted(sections):
+        if name.startswith(".text."):
+            found.append((start, end, name[6:], obj))
+            continue
+        if name.startswith(".rodata."):
+            found.append((start, end, name[8:] + " (data)", obj))
+            continue
+        first = bisect_right(symbols, (start,))
+        inside = symbols[first:bisect_right(symbols, (end,), first)]
+        if not inside or inside[0][0] > start:
+            inside.insert(0, (start, name))
+        for (a, n), nxt in zip(inside, inside[1:] + [(end, "")]):
+            if nxt[0] > a:
+                found.append((a, nxt[0], n, obj))
+    return found
 
 
 def by_function(misses, sections):
@@ -189,8 +204,14 @@ def main(argv=None):
         if args.profile:
             total = sum(record["misses"].values())
             print(f"{args.profile}: {total} cache misses on the plain build (boot excluded), by function")
-            for n, name, obj in by_function(record["misses"], functions(Path(args.map).read_text()))[:25]:
+            rows = by_function(record["misses"], functions(Path(args.map).read_text()))
+            for n, name, obj in rows[:25]:
                 print(f"{n:9} {n / total:6.1%}  {name}  ({obj})")
+            files = {}
+            for n, _, obj in rows:
+                files[obj] = files.get(obj, 0) + n
+            print("by source file: " + ", ".join(f"{obj or '?'} {n / total:.1%}" for obj, n in
+                                                 sorted(files.items(), key=lambda f: -f[1])[:8]))
             return
         if args.record:
             Path(args.record).write_text(json.dumps(record, indent=1) + "\n")
