@@ -60,6 +60,8 @@ def test_misses_are_charged_to_the_function_of_the_map_that_holds_them_in_any_al
     assert c.by_function(misses, sections) == [
         (7, "mp_execute_bytecode", "vm.c"), (4, "(outside any section)", ""), (3, "gc_alloc", "gc.c"),
         (1, "mp_type_float (data)", "objfloat.c")]
+    assert c.profile(misses, map_text)[-1] == ("       15 misses; by source file: vm.c 46.7%, ? 26.7%, gc.c 20.0%, "
+                                               "objfloat.c 6.7%")
 
 
 def test_make_calibrate_says_what_it_needs_when_a_build_is_missing():

@@ -143,6 +143,19 @@ def by_function(misses, sections):
     return sorted(((n, name, obj) for (name, obj), n in counts.items()), reverse=True)
 
 
+def profile(misses, map_text, top=25):
+    """Lines of a {hex address: misses} profile: the functions that missed most, then by source file."""
+    rows = by_function(misses, functions(map_text))
+    total = sum(n for n, _, _ in rows)
+    files = {}
+    for n, _, obj in rows:
+        files[obj] = files.get(obj, 0) + n
+    lines = [f"{n:9} {n / total:6.1%}  {name}  ({obj})" for n, name, obj in rows[:top]]
+    lines.append(f"{total:9} misses; by source file: " + ", ".join(
+        f"{obj or '?'} {n / total:.1%}" for obj, n in sorted(files.items(), key=lambda f: -f[1])[:8]))
+    return lines
+
+
 def measure(args, rom):
     names = list(UPSTREAM)
     perf_bench = Path(args.mpy_dir) / "tests" / "perf_bench"
@@ -202,16 +215,8 @@ def main(argv=None):
         except CalibrationError as e:
             ap.exit(1, f"calibrate: {e}\n")
         if args.profile:
-            total = sum(record["misses"].values())
-            print(f"{args.profile}: {total} cache misses on the plain build (boot excluded), by function")
-            rows = by_function(record["misses"], functions(Path(args.map).read_text()))
-            for n, name, obj in rows[:25]:
-                print(f"{n:9} {n / total:6.1%}  {name}  ({obj})")
-            files = {}
-            for n, _, obj in rows:
-                files[obj] = files.get(obj, 0) + n
-            print("by source file: " + ", ".join(f"{obj or '?'} {n / total:.1%}" for obj, n in
-                                                 sorted(files.items(), key=lambda f: -f[1])[:8]))
+            print(f"{args.profile}: cache misses on the plain build (boot excluded), by function")
+            print("\n".join(profile(record["misses"], Path(args.map).read_text())))
             return
         if args.record:
             Path(args.record).write_text(json.dumps(record, indent=1) + "\n")
