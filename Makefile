@@ -16,7 +16,7 @@ OPTIONS ?=
 export DEPS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(" ".join(p["dependencies"] + p["optional-dependencies"]["dev"]))
 export STUBS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(*[d for d in p["optional-dependencies"]["dev"] if "stubs" in d])
 
-.PHONY: help setup test sim play watch replay bench bench-check fuzz strength build flash repl live pull vpico wiring hardware clean
+.PHONY: help setup test sim play watch replay bench bench-check calibrate fuzz strength build flash repl live pull vpico wiring hardware clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -65,6 +65,9 @@ bench: setup ## measure the budgets (press to pixel, loop, heap, boot, hint, LED
 
 bench-check: setup ## like bench, and fail when a figure is over its budget (the README's Budgets: the Pico's figures)
 	$(PY) -m host.bench --check
+
+calibrate: $(VENV)/.installed node_modules/.installed ## the emulated Pico against silicon: perfbench gains of vm/gc/parse in SRAM beside upstream's (SRAM=uf2 MPY_DIR=micropython-1.28.0 [PLAIN=uf2]; hardware/calibration.md)
+	$(PY) -m host.vpico.calibrate $(if $(SRAM),--sram $(SRAM)) $(if $(MPY_DIR),--mpy-dir $(MPY_DIR)) $(if $(PLAIN),--plain $(PLAIN))
 
 fuzz: $(VENV)/.installed node_modules/.installed ## hostile files and requests, power cuts (here and on the emulated Pico) at length: one figure line per campaign, every failure figure 0 (CASES=, SEED=, ONLY=)
 	$(PY) -m host.fuzz $(if $(CASES),--cases $(CASES)) --seed $(SEED) $(if $(ONLY),--only $(ONLY))
