@@ -117,8 +117,6 @@ class Mehen(Game):
     """One game of Mehen; see the module notes for the steps."""
 
     name = "mehen"
-    _SHARED = ("board", "players", "options", "turn", "actor", "phase", "sticks", "winner", "_moves")
-    _COPIED = ("marbles", "lions")
     min_players = 2
     max_players = 6
 
@@ -304,6 +302,22 @@ class Mehen(Game):
         return None
 
     # -- copy, save and load -----------------------------------------------
+
+    def copy(self):
+        """An independent state to try steps on; the lists a step changes are copied."""
+        other = object.__new__(type(self))
+        other.board = self.board
+        other.players = self.players
+        other.options = self.options
+        other.turn = self.turn
+        other.actor = self.actor
+        other.phase = self.phase
+        other.sticks = self.sticks
+        other.winner = self.winner
+        other._moves = self._moves
+        other.marbles = self.marbles[:]
+        other.lions = self.lions[:]
+        return other
 
     def save(self):
         """The whole state as a small JSON-friendly dict."""

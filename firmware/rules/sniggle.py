@@ -281,9 +281,6 @@ class Sniggle(Game):
     """One game of Sniggle; see the module notes for the steps."""
 
     name = "sniggle"
-    _SHARED = ("board", "players", "options", "colour", "phase", "turn", "actor", "double", "moved", "winner",
-               "_moves", "_second")
-    _COPIED = ("pos", "lane", "opening", "throws", "dice")
     min_players = 2
     max_players = 4
 
@@ -528,6 +525,28 @@ class Sniggle(Game):
         return None
 
     # -- copy, save and load -----------------------------------------------
+
+    def copy(self):
+        """An independent state to try steps on; the lists a step changes are copied."""
+        other = object.__new__(type(self))
+        other.board = self.board
+        other.players = self.players
+        other.options = self.options
+        other.colour = self.colour
+        other.phase = self.phase
+        other.turn = self.turn
+        other.actor = self.actor
+        other.double = self.double
+        other.moved = self.moved
+        other.winner = self.winner
+        other._moves = self._moves
+        other._second = self._second
+        other.pos = self.pos[:]
+        other.lane = self.lane[:]
+        other.opening = self.opening[:]
+        other.throws = self.throws[:]
+        other.dice = self.dice[:]
+        return other
 
     def save(self):
         """The whole state as a small JSON-friendly dict."""
