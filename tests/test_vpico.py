@@ -438,6 +438,34 @@ def test_the_picos_compiled_sniggle_walk_reaches_what_cpython_reaches(flashed):
     assert found.split() == ["True", str(here["result"])]  # the Pico runs the walk compiled to machine code
 
 
+# the search's rating of every player (the next throw's risk too) at every state of a few Sniggle games, folded
+SNIGGLE_RATINGS = (
+    "import json\nfrom rules import players, sniggle\nfrom rules.playout import Rng, random_step\n"
+    "board = sniggle.SniggleBoard(json.load(open(%r)))\n"
+    "h = 0\n"
+    "for n in (2, 4):\n"
+    "    game, rng = sniggle.Sniggle(board, n), Rng(n)\n"
+    "    for _ in range(60):\n"
+    "        if game.over():\n"
+    "            break\n"
+    "        for p in range(n):\n"
+    "            for ahead in (False, True):\n"
+    "                h = (h * 31 + players.evaluate(game, p, ahead)) %% 1000000007\n"
+    "        game.play(random_step(game, rng))\n"
+    "print(h)\n"
+)
+
+
+def test_the_picos_compiled_sniggle_rating_rates_what_cpython_rates(flashed):
+    pico, _ = flashed
+    found = mpremote(pico.port, "exec", "import rules.viper\nfrom rules import players\n"
+                     "print(players.sniggle_rate is rules.viper.sniggle_rate)\n"
+                     + SNIGGLE_RATINGS % "/boards/sniggle.json")
+    here = {}
+    exec(SNIGGLE_RATINGS.replace("print(h)", "result = h") % str(ROOT / "boards" / "sniggle.json"), here)
+    assert found.split() == ["True", str(here["result"])]  # the Pico rates with the loop compiled to machine code
+
+
 def test_a_hung_game_loop_is_restarted_by_the_watchdog_and_the_game_resumes(flashed, tmp_path):
     pico, _ = flashed
     saved = pico.files()

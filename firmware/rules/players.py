@@ -167,31 +167,58 @@ def _sniggle(game, ahead):
     its own colour is safe. With ``ahead``, less the steps its pieces are
     expected to lose to the next throw: a piece off its own colour that the
     next player to throw can land on goes back to its start when a die of
-    the throw fits. Every player's figure in one pass: the search rates
-    every state it makes."""
-    board, pos, lanes = game.board, game.pos, game.lane
-    kind, colour, place, entry, start = board.kind, board.colour, board.place, board.entry, board.start
-    left = _sniggle_table(board)
+    the throw fits. Every player's figure in one pass (``sniggle_rate``):
+    the search rates every state it makes."""
+    board = game.board
     attacker = -1  # who throws next: this player again after a double, else the next one once this turn is played
+    reaches = ()
     if ahead and not game.opening:
         attacker = game.turn if game.phase == ROLL or game.double else (game.turn + 1) % game.players
-        reaches = [_sniggle_reach(board, pos[q], lanes[q], game.square(q))
-                   for q in range(4 * attacker, 4 * attacker + 4) if kind[pos[q]] != 4]  # not home
+        reaches = _sniggle_reaches(game, attacker)
     out = []
-    for player in range(game.players):
-        mine = game.colour[player]
+    sniggle_rate(game.pos, game.lane, game.colour, board.kind, board.colour, _sniggle_table(board), board.place,
+                 board.entry, board.start, reaches, attacker, out)
+    return out
+
+
+_attack = []  # the last attacker's (board, colour, spaces, lanes, reaches), once there is one
+
+
+def _sniggle_reaches(game, attacker):
+    """Where each of ``attacker``'s pieces not home lands, by the die
+    (``_sniggle_reach``). Every plan of a turn's first look leaves them
+    where they stand, so the last answer is kept for the next."""
+    board, a, colour = game.board, 4 * attacker, game.colour[attacker]
+    spaces, lanes = game.pos[a:a + 4], game.lane[a:a + 4]
+    last = _attack[0] if _attack else None
+    if last is not None and last[0] is board and last[1] == colour and last[2] == spaces and last[3] == lanes:
+        return last[4]
+    reaches = [_sniggle_reach(board, spaces[i], lanes[i], 4 * colour + i) for i in range(4)
+               if board.kind[spaces[i]] != 4]  # not home
+    _attack[:] = [(board, colour, spaces, lanes, reaches)]
+    return reaches
+
+
+def sniggle_rate(pos, lanes, mine, kind, colour, left, place, entry, start, reaches, attacker, out):
+    """Append to ``out`` the rating (``_sniggle``) of each player, whose
+    colours are ``mine``, of the pieces on ``pos`` and Zone paths ``lanes``;
+    ``left`` is ``_sniggle_table``, the rest the board's. A piece of any
+    player but ``attacker`` off its own colour is at risk where one of
+    ``reaches`` lands."""
+    for player in range(len(mine)):
+        c = mine[player]
         total = risk = 0
         for p in range(4 * player, 4 * player + 4):
-            s, k = pos[p], 4 * mine + p % 4  # its space and its squares
+            s, k = pos[p], 4 * c + p % 4  # its space and its squares
             if kind[s] == 3:  # on a Zone path
                 lane = lanes[p]
                 togo = entry[lane][k] - place[lane][s] + 1
             else:
                 togo = left[16 * s + k]  # 0 on its matching square
             total -= togo
-            if colour[s] == mine + 1:
+            if colour[s] == c + 1:
                 total += 2  # safe
-            elif attacker >= 0 and attacker != player and kind[s] != 1 and kind[s] != 4:
+            elif player != attacker and kind[s] != 1 and kind[s] != 4:
                 dice = 0  # the die values that land on it
                 for reach in reaches:
                     dice |= reach[s]
@@ -200,7 +227,12 @@ def _sniggle(game, ahead):
                     # 1 - ((6 - n) / 6) ** 2 (in 36ths): the chance that one die or both show one of n values
                     risk += (12 * n - n * n) * max(0, left[16 * start[k] + k] - togo)
         out.append(total * _SCALE - risk * _SCALE // 36)
-    return out
+
+
+try:
+    from rules.viper import sniggle_rate  # noqa: F811  the same loop, compiled for the Pico
+except (ImportError, SyntaxError, ValueError):  # CPython; a port without the emitter, from source or .mpy
+    pass
 
 
 # each game's ratings: every player's standing in hundredths, and with ``ahead``
@@ -357,14 +389,16 @@ class RandomPlayer(Player):
 
 def _expected(game, outcomes, value):
     """The mean of ``value(state)`` over the states the outcomes lead to, in
-    integers (rounded down), so both interpreters agree to the last digit."""
+    integers (rounded down), so both interpreters agree to the last digit.
+    The steps come from the game's own lists (``plans``, ``chances``), so
+    they are applied without ``play``'s check that they are legal."""
     den = 1
     for _, _, d in outcomes:
         den = den * d // _gcd(den, d)
     total = 0
     for step, num, d in outcomes:
         child = game.copy()
-        child.play(step)
+        child._apply(step)
         total += num * (den // d) * value(child)
     return total // den
 
