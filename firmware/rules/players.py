@@ -481,6 +481,9 @@ class SearchPlayer(Player):
 
     def _best(self, game, options):
         me = game.actor
+        # the tables a rating needs are made now, the first time: counted as
+        # the time a plan takes, they would cut every pass short
+        evaluate(game, me, True)
         values = []
         for _, outcomes in options:  # pass 0; when the time runs out, the plans rated so far compete
             began = self.clock() if self.clock is not None else 0
