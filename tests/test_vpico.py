@@ -429,13 +429,19 @@ SNIGGLE_WALKS = (
 )
 
 
-def test_the_picos_compiled_sniggle_walk_reaches_what_cpython_reaches(flashed):
-    pico, _ = flashed
-    found = mpremote(pico.port, "exec", "import rules.viper\nfrom rules import sniggle\n"
-                     "print(sniggle.walk_main is rules.viper.walk_main)\n" + SNIGGLE_WALKS % "/boards/sniggle.json")
+def on_the_pico_and_here(pico, module, name, code):
+    """Whether the Pico runs ``module.name`` compiled (it is rules.viper's), and
+    what ``code`` (a board file's name in it) prints there and here."""
+    found = mpremote(pico.port, "exec", "import rules.viper\nfrom rules import %s\nprint(%s.%s is rules.viper.%s)\n"
+                     % (module, module, name, name) + code % "/boards/sniggle.json")
     here = {}
-    exec(SNIGGLE_WALKS.replace("print(h)", "result = h") % str(ROOT / "boards" / "sniggle.json"), here)
-    assert found.split() == ["True", str(here["result"])]  # the Pico runs the walk compiled to machine code
+    exec(code.replace("print(h)", "result = h") % str(ROOT / "boards" / "sniggle.json"), here)
+    return found.split(), ["True", str(here["result"])]
+
+
+def test_the_picos_compiled_sniggle_walk_reaches_what_cpython_reaches(flashed):
+    found, expected = on_the_pico_and_here(flashed[0], "sniggle", "walk_main", SNIGGLE_WALKS)
+    assert found == expected  # the Pico runs the walk compiled to machine code
 
 
 # the search's rating of every player (the next throw's risk too) at every state of a few Sniggle games, folded
@@ -457,13 +463,8 @@ SNIGGLE_RATINGS = (
 
 
 def test_the_picos_compiled_sniggle_rating_rates_what_cpython_rates(flashed):
-    pico, _ = flashed
-    found = mpremote(pico.port, "exec", "import rules.viper\nfrom rules import players\n"
-                     "print(players.sniggle_rate is rules.viper.sniggle_rate)\n"
-                     + SNIGGLE_RATINGS % "/boards/sniggle.json")
-    here = {}
-    exec(SNIGGLE_RATINGS.replace("print(h)", "result = h") % str(ROOT / "boards" / "sniggle.json"), here)
-    assert found.split() == ["True", str(here["result"])]  # the Pico rates with the loop compiled to machine code
+    found, expected = on_the_pico_and_here(flashed[0], "players", "sniggle_rate", SNIGGLE_RATINGS)
+    assert found == expected  # the Pico rates with the loop compiled to machine code
 
 
 def test_a_hung_game_loop_is_restarted_by_the_watchdog_and_the_game_resumes(flashed, tmp_path):

@@ -127,6 +127,19 @@ class Game:
         ones and the board shared, the lists a step changes copied. The
         search makes one for every state it looks at: an attribute stored
         directly costs a fraction of a ``setattr`` looked up by name."""
+        other = object.__new__(type(self))
+        other.board = self.board
+        other.players = self.players
+        other.options = self.options
+        other.phase = self.phase
+        other.turn = self.turn
+        other.actor = self.actor
+        other.winner = self.winner
+        self._copy_own(other)
+        return other
+
+    def _copy_own(self, other):
+        """``copy``: the game's own attributes, beyond those every game has."""
         raise NotImplementedError
 
     # -- the physical board: what its sensors should see ----------------------

@@ -466,26 +466,17 @@ class Detour(Game):
 
     # -- copy, save and load -----------------------------------------------
 
-    def copy(self):
-        """An independent state to try steps on; the lists a step changes are copied."""
-        other = object.__new__(type(self))
-        other.board = self.board
-        other.players = self.players
-        other.options = self.options
+    def _copy_own(self, other):
+        """``copy``: this game's own attributes; the lists a step changes are copied."""
         other.per = self.per
-        other.turn = self.turn
-        other.actor = self.actor
-        other.phase = self.phase
         other.moved = self.moved
         other.loser = self.loser
         other.star = self.star
-        other.winner = self.winner
         other.pos = self.pos[:]
         other.head = self.head[:]
         other.wheels = self.wheels[:]
         other.dice = self.dice[:]
         other.duel = self.duel[:]
-        return other
 
     def save(self):
         """The whole state as a small JSON-friendly dict."""

@@ -303,21 +303,12 @@ class Mehen(Game):
 
     # -- copy, save and load -----------------------------------------------
 
-    def copy(self):
-        """An independent state to try steps on; the lists a step changes are copied."""
-        other = object.__new__(type(self))
-        other.board = self.board
-        other.players = self.players
-        other.options = self.options
-        other.turn = self.turn
-        other.actor = self.actor
-        other.phase = self.phase
+    def _copy_own(self, other):
+        """``copy``: this game's own attributes; the lists a step changes are copied."""
         other.sticks = self.sticks
-        other.winner = self.winner
         other._moves = self._moves
         other.marbles = self.marbles[:]
         other.lions = self.lions[:]
-        return other
 
     def save(self):
         """The whole state as a small JSON-friendly dict."""

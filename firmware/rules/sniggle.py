@@ -526,19 +526,11 @@ class Sniggle(Game):
 
     # -- copy, save and load -----------------------------------------------
 
-    def copy(self):
-        """An independent state to try steps on; the lists a step changes are copied."""
-        other = object.__new__(type(self))
-        other.board = self.board
-        other.players = self.players
-        other.options = self.options
+    def _copy_own(self, other):
+        """``copy``: this game's own attributes; the lists a step changes are copied."""
         other.colour = self.colour
-        other.phase = self.phase
-        other.turn = self.turn
-        other.actor = self.actor
         other.double = self.double
         other.moved = self.moved
-        other.winner = self.winner
         other._moves = self._moves
         other._second = self._second
         other.pos = self.pos[:]
@@ -546,7 +538,6 @@ class Sniggle(Game):
         other.opening = self.opening[:]
         other.throws = self.throws[:]
         other.dice = self.dice[:]
-        return other
 
     def save(self):
         """The whole state as a small JSON-friendly dict."""

@@ -330,16 +330,8 @@ class Snuka(Game):
 
     # -- copy, save and load -----------------------------------------------
 
-    def copy(self):
-        """An independent state to try steps on; the lists a step changes are copied."""
-        other = object.__new__(type(self))
-        other.board = self.board
-        other.players = self.players
-        other.options = self.options
-        other.turn = self.turn
-        other.actor = self.actor
-        other.phase = self.phase
-        other.winner = self.winner
+    def _copy_own(self, other):
+        """``copy``: this game's own attributes; the lists a step changes are copied."""
         other.winners = self.winners
         other.reds = self.reds
         other.on = self.on
@@ -350,7 +342,6 @@ class Snuka(Game):
         other.scores = self.scores[:]
         other.colours = self.colours[:]
         other.pending = self.pending[:]
-        return other
 
     def save(self):
         """The whole state as a small JSON-friendly dict."""
