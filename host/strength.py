@@ -1,9 +1,13 @@
 """Proof of strength: the computer players against each other, every game.
 
-    python -m host.strength [--games N] [--game NAME]... [--nodes N] [--jobs N]
+    python -m host.strength [--games N] [--game NAME]... [--pairing A-B]... [--nodes N] [--jobs N]
 
 For each game, N games (default 1,000) are split over three pairings: search
-against random, search against greedy, greedy against random. Seats alternate
+against random, search against greedy, greedy against random (or over the
+pairings named: ``--pairing search-greedy`` plays N games of that one). The
+hint the controller lights is the search player at the node count the Pico
+reaches within its time budget (``make bench`` prints it): ``--nodes`` plays
+it so. Seats alternate
 from one game to the next; every game has its own seeds, so a run repeats
 exactly. Printed: the first player's score rate (a win 1, a shared win 1/2)
 with its 95% Wilson interval, and the mean number of steps a game took.
@@ -65,11 +69,11 @@ def play_games(task):
     return score, ties, steps  # the score in half points
 
 
-def split(total):
-    """How many games each pairing gets: ``total`` shared out, at least one each."""
-    base = max(1, total // len(PAIRINGS))
-    sizes = [base] * len(PAIRINGS)
-    sizes[0] += max(0, total - base * len(PAIRINGS))
+def split(total, count=len(PAIRINGS)):
+    """How many games each of ``count`` pairings gets: ``total`` shared out, at least one each."""
+    base = max(1, total // count)
+    sizes = [base] * count
+    sizes[0] += max(0, total - base * count)
     return sizes
 
 
@@ -77,13 +81,16 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m host.strength", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games per game, over all pairings (default 1000)")
     parser.add_argument("--game", action="append", choices=GAMES, help="only this game (repeatable; default all)")
+    parser.add_argument("--pairing", action="append", choices=["%s-%s" % pair for pair in PAIRINGS],
+                        help="only this pairing (repeatable; default all)")
     parser.add_argument("--nodes", type=int, default=300, help="the search player's node budget (default 300)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     args = parser.parse_args(argv)
     names = args.game or list(GAMES)
+    pairings = [pair for pair in PAIRINGS if not args.pairing or "%s-%s" % pair in args.pairing]
     tasks, keys = [], []
     for name in names:
-        for (a, b), size in zip(PAIRINGS, split(args.games)):
+        for (a, b), size in zip(pairings, split(args.games, len(pairings))):
             for first in range(0, size, CHUNK):
                 tasks.append((name, a, b, first, min(CHUNK, size - first), args.nodes))
                 keys.append((name, a, b))
@@ -103,7 +110,7 @@ def main(argv=None):
     print("%-8s %-17s %6s %7s  %-15s %5s %6s  %s"
           % ("game", "A vs B", "games", "A score", "95% interval", "ties", "steps", "verdict"))
     for name in names:
-        for a, b in PAIRINGS:
+        for a, b in pairings:
             n, score, ties, steps = totals[(name, a, b)]
             low, high = wilson(score / 2, n)
             verdict = "A stronger" if low > 0.5 else "B stronger" if high < 0.5 else "not told apart"

@@ -34,3 +34,11 @@ def test_strength_prints_every_pairing_with_its_interval(capsys):
     rows = [line for line in lines if line.startswith("snuka ")]
     assert [" ".join(r.split()[1:4]) for r in rows] == ["search vs random", "search vs greedy", "greedy vs random"]
     assert all(r.split()[4] == "2" and "%" in r for r in rows)
+
+
+def test_strength_plays_only_the_pairing_named_with_every_game(capsys):
+    assert main(["--games", "4", "--game", "snuka", "--pairing", "search-greedy", "--nodes", "20", "--jobs", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line for line in lines if line.startswith("snuka ")]
+    assert [" ".join(r.split()[1:5]) for r in rows] == ["search vs greedy 4"]
+    assert "node budget 20" in lines[-1]

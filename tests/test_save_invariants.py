@@ -42,6 +42,22 @@ def test_every_state_of_a_random_game_loads_as_itself(name, players, options):
         game.play(random_step(game, rng))
 
 
+@pytest.mark.parametrize("name,players,options", saves.SETUPS)
+def test_a_copy_holds_the_whole_state_and_a_step_on_it_leaves_the_original_alone(name, players, options):
+    game = new_game(name, read_board(name), players, options)
+    rng = Rng(len(name) + players)
+    while not game.over():
+        other = game.copy()
+        assert vars(other) == vars(game)  # every attribute, none forgotten
+        before = game.save()
+        step = random_step(other, Rng(rng.below(1000)))
+        other.play(step)
+        assert game.save() == before
+        game.play(step)
+        assert game.save() == other.save()
+        game = other if rng.below(2) else game  # play on from the copy too, now and then
+
+
 def test_a_detour_pop_off_with_one_piece_is_refused_not_a_crash():
     game, data = reached("detour", 2, {}, 3, lambda g: g.phase == POPOFF)
     data["duel"] = data["duel"][:1]

@@ -88,23 +88,25 @@ def reference_moves(game, pos, pieces, dice):
     return moves
 
 
+def reference_second(game, pieces, move):
+    """Whether another of ``pieces`` can move the other die after ``move``."""
+    p = 4 * game.turn + move[1]
+    pos = list(game.pos)
+    if move[3] in pos:
+        pos[pos.index(move[3])] = -1  # sent back: off the way of the second move
+    pos[p] = move[3]
+    rest = list(game.dice)
+    rest.remove(move[2])
+    return bool(reference_moves(game, pos, [q for q in pieces if q != p], rest))
+
+
 def reference_legal(game):
     base = 4 * game.turn
     pieces = [p for p in range(base, base + 4) if game.pos[p] != game.home_of(p) and p != game.moved]
     moves = reference_moves(game, game.pos, pieces, game.dice)
     if game.moved >= 0 or len(game.dice) < 2 or len(pieces) < 2:
         return moves
-    both = set()
-    for move in moves:
-        p = base + move[1]
-        pos = list(game.pos)
-        if move[3] in pos:
-            pos[pos.index(move[3])] = -1  # sent back: off the way of the second move
-        pos[p] = move[3]
-        rest = list(game.dice)
-        rest.remove(move[2])
-        if reference_moves(game, pos, [q for q in pieces if q != p], rest):
-            both.add(move)
+    both = {move for move in moves if reference_second(game, pieces, move)}
     if both:
         return both
     if game.options["larger_die"] and any(m[2] == max(game.dice) for m in moves):
@@ -158,8 +160,14 @@ def test_random_play_keeps_every_invariant(setup, data):
             step = data.draw(st.sampled_from(sorted(legal)), label="move")
         else:
             step = random_step(game, rng)
+        pieces = game.in_play(game.turn)
+        # the first of two dice: the turn goes on to the other die exactly when another piece can move it
+        second = (reference_second(game, pieces, step)
+                  if game.phase == DECIDE and game.moved < 0 and len(game.dice) == 2 and len(pieces) >= 2 else None)
         lines.append(dumps(line(game, step)))
         game.play(step)
+        if second is not None and not game.over():
+            assert (game.moved >= 0) == second
         assert Sniggle.load(BOARD, game.save()).save() == game.save()
     assert replay(lines, board_data).save() == game.save()
 

@@ -448,13 +448,42 @@ SNIGGLE_WALKS = (
 )
 
 
-def test_the_picos_compiled_sniggle_walk_reaches_what_cpython_reaches(flashed):
-    pico, _ = flashed
-    found = mpremote(pico.port, "exec", "import rules.viper\nfrom rules import sniggle\n"
-                     "print(sniggle.walk_main is rules.viper.walk_main)\n" + SNIGGLE_WALKS % "/boards/sniggle.json")
+def on_the_pico_and_here(pico, module, name, code):
+    """Whether the Pico runs ``module.name`` compiled (it is rules.viper's), and
+    what ``code`` (a board file's name in it) prints there and here."""
+    found = mpremote(pico.port, "exec", "import rules.viper\nfrom rules import %s\nprint(%s.%s is rules.viper.%s)\n"
+                     % (module, module, name, name) + code % "/boards/sniggle.json")
     here = {}
-    exec(SNIGGLE_WALKS.replace("print(h)", "result = h") % str(ROOT / "boards" / "sniggle.json"), here)
-    assert found.split() == ["True", str(here["result"])]  # the Pico runs the walk compiled to machine code
+    exec(code.replace("print(h)", "result = h") % str(ROOT / "boards" / "sniggle.json"), here)
+    return found.split(), ["True", str(here["result"])]
+
+
+def test_the_picos_compiled_sniggle_walk_reaches_what_cpython_reaches(flashed):
+    found, expected = on_the_pico_and_here(flashed[0], "sniggle", "walk_main", SNIGGLE_WALKS)
+    assert found == expected  # the Pico runs the walk compiled to machine code
+
+
+# the search's rating of every player (the next throw's risk too) at every state of a few Sniggle games, folded
+SNIGGLE_RATINGS = (
+    "import json\nfrom rules import players, sniggle\nfrom rules.playout import Rng, random_step\n"
+    "board = sniggle.SniggleBoard(json.load(open(%r)))\n"
+    "h = 0\n"
+    "for n in (2, 4):\n"
+    "    game, rng = sniggle.Sniggle(board, n), Rng(n)\n"
+    "    for _ in range(60):\n"
+    "        if game.over():\n"
+    "            break\n"
+    "        for p in range(n):\n"
+    "            for ahead in (False, True):\n"
+    "                h = (h * 31 + players.evaluate(game, p, ahead)) %% 1000000007\n"
+    "        game.play(random_step(game, rng))\n"
+    "print(h)\n"
+)
+
+
+def test_the_picos_compiled_sniggle_rating_rates_what_cpython_rates(flashed):
+    found, expected = on_the_pico_and_here(flashed[0], "players", "sniggle_rate", SNIGGLE_RATINGS)
+    assert found == expected  # the Pico rates with the loop compiled to machine code
 
 
 def test_a_hung_game_loop_is_restarted_by_the_watchdog_and_the_game_resumes(flashed, tmp_path):

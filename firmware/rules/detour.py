@@ -200,8 +200,6 @@ class Detour(Game):
     """One game of Detour; see the module notes for the steps."""
 
     name = "detour"
-    _SHARED = ("board", "players", "options", "per", "turn", "actor", "phase", "moved", "loser", "star", "winner")
-    _COPIED = ("pos", "head", "wheels", "dice", "duel")
     min_players = 2
     max_players = 4
 
@@ -467,6 +465,18 @@ class Detour(Game):
         return None
 
     # -- copy, save and load -----------------------------------------------
+
+    def _copy_own(self, other):
+        """``copy``: this game's own attributes; the lists a step changes are copied."""
+        other.per = self.per
+        other.moved = self.moved
+        other.loser = self.loser
+        other.star = self.star
+        other.pos = self.pos[:]
+        other.head = self.head[:]
+        other.wheels = self.wheels[:]
+        other.dice = self.dice[:]
+        other.duel = self.duel[:]
 
     def save(self):
         """The whole state as a small JSON-friendly dict."""

@@ -117,8 +117,6 @@ class Mehen(Game):
     """One game of Mehen; see the module notes for the steps."""
 
     name = "mehen"
-    _SHARED = ("board", "players", "options", "turn", "actor", "phase", "sticks", "winner", "_moves")
-    _COPIED = ("marbles", "lions")
     min_players = 2
     max_players = 6
 
@@ -304,6 +302,13 @@ class Mehen(Game):
         return None
 
     # -- copy, save and load -----------------------------------------------
+
+    def _copy_own(self, other):
+        """``copy``: this game's own attributes; the lists a step changes are copied."""
+        other.sticks = self.sticks
+        other._moves = self._moves
+        other.marbles = self.marbles[:]
+        other.lions = self.lions[:]
 
     def save(self):
         """The whole state as a small JSON-friendly dict."""

@@ -23,9 +23,9 @@ Every player plays through that model; they differ in what they aim at.
 
 ``evaluate(game, player)`` rates a state for a player: that player's
 standing less the best opponent's, from one small function per game
-(``STANDINGS``, keyed by game name); a finished game is +-``WIN``. Where
+(``RATINGS``, keyed by game name); a finished game is +-``WIN``. Where
 the search stops it also counts what the next throw may cost each player
-(``RISKS``; in Sniggle, pieces sent back): the chance beyond its horizon.
+(``ahead``; in Sniggle, pieces sent back): the chance beyond its horizon.
 """
 
 from rules.core import ROLL, RulesError
@@ -107,6 +107,17 @@ def _mehen(game, player):
     return sum(game.marbles[player * 3:player * 3 + 3])
 
 
+def _snuka(game, player):
+    return game.scores[player]
+
+
+def _each(standing):
+    """The ratings of a game whose standing is worked out one player at a time."""
+    return lambda game, ahead: [standing(game, p) * _SCALE for p in range(game.players)]
+
+
+# -- Sniggle: its standing and what the next throw may cost, rated in one pass ----
+
 def _sniggle_table(board):
     """About how many steps a piece of squares ``k`` on space ``s`` still has to
     go to its matching square, at ``[s * 16 + k]``, for every space off the Zone
@@ -132,36 +143,6 @@ def _sniggle_table(board):
     return t
 
 
-def _sniggle_togo(game, left, p):
-    """About how many steps piece ``p`` still has to go: 0 on its matching square."""
-    board, s, k = game.board, game.pos[p], game.square(p)
-    if board.kind[s] == 3:  # on a Zone path
-        lane = game.lane[p]
-        return board.entry[lane][k] - board.place[lane][s] + 1
-    return left[16 * s + k]
-
-
-def _sniggle(game, player):
-    """Steps still to go, fewer is better; a piece resting on its own colour is safe."""
-    board = game.board
-    left = _sniggle_table(board)
-    mine = game.colour[player] + 1
-    total = 0
-    for p in range(4 * player, 4 * player + 4):
-        total -= _sniggle_togo(game, left, p)
-        if board.colour[game.pos[p]] == mine:
-            total += 2
-    return total
-
-
-def _snuka(game, player):
-    return game.scores[player]
-
-
-STANDINGS = {"detour": _detour, "mehen": _mehen, "sniggle": _sniggle, "snuka": _snuka}
-
-# -- risks: what the next throw may cost a player, for the search's leaves --
-
 _reach = {}  # (space, lane, squares) of a piece -> by space: bit v - 1 set where a walk of v ends
 _ONES = bytes(bin(m).count("1") for m in range(64))
 
@@ -181,62 +162,101 @@ def _sniggle_reach(board, s, lane, k):
     return reach
 
 
-def _sniggle_risk(game, player):
-    """The steps the player's pieces are expected to lose to the next throw,
-    in hundredths: a piece off its own colour that the next player to throw
-    can land on goes back to its start when a die of the throw fits."""
-    # who throws next: this player again after a double, else the next one once this turn's moves are made
-    attacker = game.turn if game.phase == ROLL or game.double else (game.turn + 1) % game.players
-    if attacker == player or game.opening:
-        return 0
-    board, pos = game.board, game.pos
-    kind, colour = board.kind, board.colour
-    reaches = [_sniggle_reach(board, pos[q], game.lane[q], game.square(q))
-               for q in range(4 * attacker, 4 * attacker + 4) if kind[pos[q]] != 4]  # not home
-    left = _sniggle_table(board)
-    mine = game.colour[player] + 1
-    risk = 0
-    for p in range(4 * player, 4 * player + 4):
-        s = pos[p]
-        if kind[s] == 1 or kind[s] == 4 or colour[s] == mine:  # on a square, or safe
-            continue
-        dice = 0  # the die values that land on it
-        for reach in reaches:
-            dice |= reach[s]
-        if dice:
-            k = game.square(p)
-            n = _ONES[dice]
-            # 1 - ((6 - n) / 6) ** 2 (in 36ths): the chance that one die or both show one of n values
-            risk += (12 * n - n * n) * max(0, left[16 * board.start[k] + k] - _sniggle_togo(game, left, p))
-    return risk * _SCALE // 36
+def _sniggle(game, ahead):
+    """Each player's steps still to go, fewer is better; a piece resting on
+    its own colour is safe. With ``ahead``, less the steps its pieces are
+    expected to lose to the next throw: a piece off its own colour that the
+    next player to throw can land on goes back to its start when a die of
+    the throw fits. Every player's figure in one pass (``sniggle_rate``):
+    the search rates every state it makes."""
+    board = game.board
+    attacker = -1  # who throws next: this player again after a double, else the next one once this turn is played
+    reaches = ()
+    if ahead and not game.opening:
+        attacker = game.turn if game.phase == ROLL or game.double else (game.turn + 1) % game.players
+        reaches = _sniggle_reaches(game, attacker)
+    out = []
+    sniggle_rate(game.pos, game.lane, game.colour, board.kind, board.colour, _sniggle_table(board), board.place,
+                 board.entry, board.start, reaches, attacker, out)
+    return out
 
 
-RISKS = {"sniggle": _sniggle_risk}
+_attack = []  # the last attacker's (board, colour, spaces, lanes, reaches), once there is one
+
+
+def _sniggle_reaches(game, attacker):
+    """Where each of ``attacker``'s pieces not home lands, by the die
+    (``_sniggle_reach``). Every plan of a turn's first look leaves them
+    where they stand, so the last answer is kept for the next."""
+    board, a, colour = game.board, 4 * attacker, game.colour[attacker]
+    spaces, lanes = game.pos[a:a + 4], game.lane[a:a + 4]
+    last = _attack[0] if _attack else None
+    if last is not None and last[0] is board and last[1] == colour and last[2] == spaces and last[3] == lanes:
+        return last[4]
+    reaches = [_sniggle_reach(board, spaces[i], lanes[i], 4 * colour + i) for i in range(4)
+               if board.kind[spaces[i]] != 4]  # not home
+    _attack[:] = [(board, colour, spaces, lanes, reaches)]
+    return reaches
+
+
+def sniggle_rate(pos, lanes, mine, kind, colour, left, place, entry, start, reaches, attacker, out):
+    """Append to ``out`` the rating (``_sniggle``) of each player, whose
+    colours are ``mine``, of the pieces on ``pos`` and Zone paths ``lanes``;
+    ``left`` is ``_sniggle_table``, the rest the board's. A piece of any
+    player but ``attacker`` off its own colour is at risk where one of
+    ``reaches`` lands."""
+    for player in range(len(mine)):
+        c = mine[player]
+        total = risk = 0
+        for p in range(4 * player, 4 * player + 4):
+            s, k = pos[p], 4 * c + p % 4  # its space and its squares
+            if kind[s] == 3:  # on a Zone path
+                lane = lanes[p]
+                togo = entry[lane][k] - place[lane][s] + 1
+            else:
+                togo = left[16 * s + k]  # 0 on its matching square
+            total -= togo
+            if colour[s] == c + 1:
+                total += 2  # safe
+            elif player != attacker and kind[s] != 1 and kind[s] != 4:
+                dice = 0  # the die values that land on it
+                for reach in reaches:
+                    dice |= reach[s]
+                if dice:
+                    n = _ONES[dice]
+                    # 1 - ((6 - n) / 6) ** 2 (in 36ths): the chance that one die or both show one of n values
+                    risk += (12 * n - n * n) * max(0, left[16 * start[k] + k] - togo)
+        out.append(total * _SCALE - risk * _SCALE // 36)
+
+
+try:
+    from rules.viper import sniggle_rate  # noqa: F811  the same loop, compiled for the Pico
+except (ImportError, SyntaxError, ValueError):  # CPython; a port without the emitter, from source or .mpy
+    pass
+
+
+# each game's ratings: every player's standing in hundredths, and with ``ahead``
+# (Sniggle) less what the next throw may cost it
+RATINGS = {"detour": _each(_detour), "mehen": _each(_mehen), "sniggle": _sniggle, "snuka": _each(_snuka)}
 
 
 def evaluate(game, player, ahead=False):
-    """How good ``game`` is for ``player``: its standing less the best other
+    """How good ``game`` is for ``player``: its rating less the best other
     player's; a finished game is WIN, -WIN, or 0 for a shared win. ``ahead``
-    also counts what the next throw may cost each player (``RISKS``)."""
+    also counts what the next throw may cost each player."""
     if game.over():
         if game.winner >= 0:
             return WIN if game.winner == player else -WIN
         return 0 if player in getattr(game, "winners", ()) else -WIN
-    standing = STANDINGS.get(game.name)
-    if standing is None:
+    rate = RATINGS.get(game.name)
+    if rate is None:
         return 0  # a game without a standing: only the end counts
-    risk = RISKS.get(game.name) if ahead else None
-    mine = 0
+    values = rate(game, ahead)
     best = None
     for p in range(game.players):
-        v = standing(game, p) * _SCALE
-        if risk is not None:
-            v -= risk(game, p)
-        if p == player:
-            mine = v
-        elif best is None or v > best:
-            best = v
-    return mine - (best or 0)
+        if p != player and (best is None or values[p] > best):
+            best = values[p]
+    return values[player] - (best or 0)
 
 
 # -- plans: what the actor can try ----------------------------------------
@@ -369,14 +389,16 @@ class RandomPlayer(Player):
 
 def _expected(game, outcomes, value):
     """The mean of ``value(state)`` over the states the outcomes lead to, in
-    integers (rounded down), so both interpreters agree to the last digit."""
+    integers (rounded down), so both interpreters agree to the last digit.
+    The steps come from the game's own lists (``plans``, ``chances``), so
+    they are applied without ``play``'s check that they are legal."""
     den = 1
     for _, _, d in outcomes:
         den = den * d // _gcd(den, d)
     total = 0
     for step, num, d in outcomes:
         child = game.copy()
-        child.play(step)
+        child._apply(step)
         total += num * (den // d) * value(child)
     return total // den
 
@@ -459,6 +481,9 @@ class SearchPlayer(Player):
 
     def _best(self, game, options):
         me = game.actor
+        # the tables a rating needs are made now, the first time: counted as
+        # the time a plan takes, they would cut every pass short
+        evaluate(game, me, True)
         values = []
         for _, outcomes in options:  # pass 0; when the time runs out, the plans rated so far compete
             began = self.clock() if self.clock is not None else 0

@@ -281,8 +281,6 @@ class Sniggle(Game):
     """One game of Sniggle; see the module notes for the steps."""
 
     name = "sniggle"
-    _SHARED = ("board", "players", "options", "colour", "phase", "turn", "actor", "double", "moved", "winner", "_moves")
-    _COPIED = ("pos", "lane", "opening", "throws", "dice")
     min_players = 2
     max_players = 4
 
@@ -305,7 +303,8 @@ class Sniggle(Game):
         self.dice = []  # the dice still to be moved this turn
         self.double = False  # this turn's roll was a double
         self.moved = -1  # the piece the first die moved
-        self._moves = ()  # the legal moves, worked out once per decision
+        self._moves = ()  # the legal moves, worked out once per decision (None: not yet)
+        self._second = False  # after any of the moves of the first die, the other die can be played
 
     # -- reading the state -------------------------------------------------
 
@@ -355,6 +354,8 @@ class Sniggle(Game):
         return _DICE
 
     def _decisions(self):
+        if self._moves is None:  # the second die's moves, listed only when asked for
+            self._moves = self._find_moves()
         return self._moves
 
     def _apply(self, step):
@@ -395,7 +396,8 @@ class Sniggle(Game):
 
     def _find_moves(self):
         """Every legal move now; with two dice to play, only those after
-        which the other die can still move another piece, if any are."""
+        which the other die can still move another piece, if any are
+        (``_second`` says whether they are)."""
         board, turn, pos = self.board, self.turn, self.pos
         colour, mine = board.colour, self.colour
         base = 4 * turn
@@ -420,6 +422,7 @@ class Sniggle(Game):
         for g in range(len(groups)):
             if groups[g]:
                 self._keep_both(g // count, count - 1 - g % count, pieces, ends, groups, both)
+        self._second = bool(both)
         if both:
             return tuple(both)
         if self.options["larger_die"]:
@@ -478,8 +481,8 @@ class Sniggle(Game):
                 return events
         if second_follows:
             self.moved = p
-            self._moves = self._find_moves()
-            if self._moves:
+            if self._second:  # (_keep_both: exactly then another piece can move the other die)
+                self._moves = None
                 return events
             events.append(("unused", player, self.dice[0]))
         return events + self._end_turn(False)
@@ -522,6 +525,19 @@ class Sniggle(Game):
         return None
 
     # -- copy, save and load -----------------------------------------------
+
+    def _copy_own(self, other):
+        """``copy``: this game's own attributes; the lists a step changes are copied."""
+        other.colour = self.colour
+        other.double = self.double
+        other.moved = self.moved
+        other._moves = self._moves
+        other._second = self._second
+        other.pos = self.pos[:]
+        other.lane = self.lane[:]
+        other.opening = self.opening[:]
+        other.throws = self.throws[:]
+        other.dice = self.dice[:]
 
     def save(self):
         """The whole state as a small JSON-friendly dict."""

@@ -90,9 +90,6 @@ class Snuka(Game):
     """One frame of Tiddlee Snuka; see the module notes for the steps."""
 
     name = "snuka"
-    _SHARED = ("board", "players", "options", "turn", "actor", "phase", "winner", "winners",
-                "reds", "on", "free", "flick", "good", "sent")
-    _COPIED = ("scores", "colours", "pending")
     min_players = 1
     max_players = 6  # the score bars of boards/snuka.json; a board file sets its own limit
 
@@ -332,6 +329,19 @@ class Snuka(Game):
         return (kind, c)
 
     # -- copy, save and load -----------------------------------------------
+
+    def _copy_own(self, other):
+        """``copy``: this game's own attributes; the lists a step changes are copied."""
+        other.winners = self.winners
+        other.reds = self.reds
+        other.on = self.on
+        other.free = self.free
+        other.flick = self.flick
+        other.good = self.good
+        other.sent = self.sent
+        other.scores = self.scores[:]
+        other.colours = self.colours[:]
+        other.pending = self.pending[:]
 
     def save(self):
         """The whole state as a small JSON-friendly dict."""
