@@ -343,6 +343,17 @@ class Power:
         self.taken += 1
 
 
+class Full(Power):
+    """Allows ``steps`` steps of writing the flash (any number with -1), then
+    fails every write as a full flash does (OSError ENOSPC); what was written
+    stays. Setting ``steps`` to -1 makes room again."""
+
+    def spend(self):
+        if self.taken == self.steps:
+            raise OSError(28)  # ENOSPC
+        self.taken += 1
+
+
 class CutFile:
     """A real file that writes one byte per step; what was written stays."""
 
@@ -358,6 +369,9 @@ class CutFile:
 
     def read(self, n=-1):
         return self.f.read(n)
+
+    def seek(self, at):
+        self.f.seek(at)
 
     def write(self, data):
         for i in range(len(data)):
