@@ -108,12 +108,14 @@ class Keeper:
         self._start = None  # a new game's first save, while it is not on the flash
         self._short = False  # the record stops short of the game: no line is added to it
 
-    def begin(self, game):
-        """A new game: its first save, then a fresh record."""
-        self.steps = 0
+    def begin(self, game, lines=()):
+        """A new game: its first save, then a fresh record. Or a game
+        whose record so far is ``lines`` (text, as ``rules.record`` writes
+        them), ``game`` being the state they lead to."""
+        self.steps = len(lines)
         self._behind = []
         self._short = False
-        self._start = self._saved(game)
+        self._start = (self._saved(game), lines)
         self._sync(game)
 
     def played(self, record_line, game):
@@ -138,12 +140,13 @@ class Keeper:
         try:
             if self._start is not None:
                 # a new game: saved first, then its record (the module notes say why)
-                storage.save(self.save_path, self._start)
-                first = _line(header(game))
-                storage.replace(self.record_path, (first,))
+                storage.save(self.save_path, self._start[0])
+                lines = [_line(header(game))] + [(text + "\n").encode() for text in self._start[1]]
+                storage.replace(self.record_path, lines)
                 self._start = None
-                self._size, self._lines = len(first), 1
-                self.marks = array("I", (0,))
+                self._size = self._lines = 0
+                self.marks = array("I")
+                self._count(lines)
             if self._behind:
                 self._append()
             storage.save(self.save_path, self._saved(game))
@@ -161,17 +164,18 @@ class Keeper:
         """Write the lines waiting, from the end of the record's last whole line."""
         if self._size < 0:
             self._size = storage.size(self.record_path)
-        data = b"".join(self._behind)
-        storage.write_at(self.record_path, self._size, data)
-        if self._lines >= 0:
-            at = self._size
-            for text in self._behind:
-                if self._lines % STRIDE == 0:
-                    self.marks.append(at)
-                at += len(text)
-                self._lines += 1
-        self._size += len(data)
+        storage.write_at(self.record_path, self._size, b"".join(self._behind))
+        self._count(self._behind)
         self._behind = []
+
+    def _count(self, lines):
+        """Lines now whole on the flash, after the others: their bytes, and their marks where they are kept."""
+        for text in lines:
+            if self._lines >= 0:
+                if self._lines % STRIDE == 0:
+                    self.marks.append(self._size)
+                self._lines += 1
+            self._size += len(text)
 
     def mark(self, n):
         """(line, byte) where the record's line ``n`` or one at most STRIDE lines before it begins, as far as

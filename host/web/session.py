@@ -120,11 +120,7 @@ class Session:
 
     def _begin(self, game, steps=()):
         """Put ``game`` on the board, its record so far being ``steps``."""
-        self.keeper.begin(game)
-        if steps:
-            with open(self.keeper.record_path, "a") as f:
-                f.write("".join(text + "\n" for text in steps))
-            self.keeper.steps = len(steps)
+        self.keeper.begin(game, steps)
         self.rig = Rig(game, self.urandom, sensors=self.sensors, keeper=self.keeper, log=self._note)
         self.hand = []  # pieces in the players' hands: [piece, space it came from]
         self.down = [None] * len(self.rig.sim.levels)  # when each die button went down

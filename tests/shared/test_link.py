@@ -4,8 +4,9 @@ board wrote, the controller the real one on simulated pins."""
 
 import json
 
-from app.keeper import Keeper
-from app.link import FRAME_GAP_MS, MAX_LINE, PAGE, PAGE_BYTES, POLL_MS, PROTOCOL, QUIET_MS, Link
+from app.keeper import STRIDE, Keeper
+from app.link import FRAME_GAP_MS, MAX_LINE, PAGE, PAGE_BYTES, POLL_MS, PROTOCOL, QUIET_MS, READ_PAGE, Link
+from hal import storage
 from hal.simulated import Rig
 from rules.games import new_game
 from rules.playout import Rng
@@ -311,4 +312,69 @@ def test_a_failing_port_is_logged_and_the_game_goes_on():
     b.run(100)
     assert logged and logged[0].startswith("fault in link: OSError(5")  # (MicroPython writes "OSError(5,)")
     assert b.keeper.steps == 1  # the roll was played
+    b.close()
+
+
+def test_a_damaged_record_line_is_answered_as_an_error_naming_it_never_sent_raw():
+    b = Board()
+    game = b.rig.game
+    while b.keeper.steps < 5:
+        b.rig.act(None if game.is_chance() else game.legal()[0])
+    with open(b.keeper.record_path, "rb") as f:
+        lines = f.read().split(b"\n")
+    lines[3] = b'{"roll": "3,5\xff\x00 garbage}'  # as a failing flash left it
+    with open(b.keeper.record_path, "wb") as f:
+        f.write(b"\n".join(lines))
+    answers = b.ask("~record 2\n")
+    assert [a["n"] for a in answers[:2]] == [2, 3] and "line" in answers[0]
+    assert answers[1] == {"n": 3, "error": "record line 3 is damaged (not a whole line as the record writes it): "
+                                           "it is cut away when the board next starts"}
+    assert b.ask("~record 4\n")[0] == {"n": 4, "line": json.loads(lines[4])}
+    b.close()
+
+
+class Counted:
+    """A file whose reads are counted in ``read``: [bytes]."""
+
+    def __init__(self, f, read):
+        self.f = f
+        self.read = read
+
+    def seek(self, at):
+        self.f.seek(at)
+
+    def readinto(self, buffer):
+        n = self.f.readinto(buffer)
+        self.read[0] += n
+        return n
+
+    def readline(self):
+        text = self.f.readline()
+        self.read[0] += len(text)
+        return text
+
+    def close(self):
+        self.f.close()
+
+
+def test_finding_a_line_far_into_a_long_record_reads_a_few_lines_not_the_record():
+    import app.link
+
+    b = Board()
+    steps = 5000
+    with open(b.keeper.record_path, "ab") as f:
+        for _ in range(steps):
+            f.write(b'{"roll": "3,5"}\n')  # (the lines are not replayed: only read)
+    storage.save(b.keeper.save_path, json.dumps({"version": 1, "steps": steps, "state": b.rig.game.save()}))
+    keeper = Keeper(b.folder + "/", "detour")
+    assert keeper.resume(new_game("detour", board_data("detour"), 2))[1] == ""
+    b.rig.ctl.keeper = keeper
+    read = [0]
+    app.link.open = lambda path, mode: Counted(open(path, mode), read)
+    try:
+        answers = b.ask("~record %d\n" % (steps - 5))
+    finally:
+        del app.link.open
+    assert answers[0]["n"] == steps - 5 and answers[-1]["record"] == answers[-2]["n"] + 1
+    assert read[0] <= 2 * STRIDE * 16 + READ_PAGE, read  # of 80 KB
     b.close()
