@@ -311,7 +311,7 @@ class Keeper:
         notes = [note] if note else []
         if not storage.exists(self.record_path) and self.steps:
             notes.append("the record is missing")
-        elif torn and self.steps:
+        elif torn and (self.steps or whole):  # (a new game's save beside the last game's record: no repair to tell)
             notes.append("the record was cut back to %d lines: %s" % (whole, torn))
         if whole == 0:
             first = _line(head)
