@@ -227,12 +227,11 @@ class Keeper:
         if version != 1:
             raise SaveError("save: field 'version' is %r" % (version,))
         state = field(saved, "state", dict, "save")
-        unknown = [name for name in saved if name not in FIELDS]
-        game = type(fresh).load(fresh.board, state)
-        unknown += [name for name in state if name not in game.save()]
+        known = fresh.save()  # (every state of a game has the same fields)
+        unknown = [name for name in saved if name not in FIELDS] + [name for name in state if name not in known]
         if unknown:
             raise Newer("fields %s" % ", ".join(repr(name) for name in sorted(unknown)[:4]))
-        return game, save_int(saved, "steps", 0, 1 << 30)
+        return type(fresh).load(fresh.board, state), save_int(saved, "steps", 0, 1 << 30)
 
     def _take_over(self, fresh):
         """The data of the save earlier firmware kept in ``folder`` itself,
