@@ -82,13 +82,18 @@ def whole(data, start, end, n):
     if end - start < 8 or data[start] != 123 or data[end - 1] != 125:  # {...}
         return False
     quotes = 0
+    key_end = 0  # where the key's closing quote is
     for i in range(start, end):
         b = data[i]
         if b < 32 or b > 126 or b == 92:  # (92: a backslash, which no step's notation has)
             return False
         if b == 34:
             quotes += 1
-    return quotes == 4 and data[start + 1] == 34 and data[end - 2] == 34
+            if quotes == 2:
+                key_end = i
+    # {"key": "text"}: the quotes at the ends, and ": " between the key and the text
+    return (quotes == 4 and data[start + 1] == 34 and data[end - 2] == 34 and key_end > start + 2
+            and data[key_end + 1] == 58 and data[key_end + 2] == 32 and data[key_end + 3] == 34)
 
 
 class UsbSerial:
