@@ -228,7 +228,9 @@ class Keeper:
             raise SaveError("save: field 'version' is %r" % (version,))
         state = field(saved, "state", dict, "save")
         known = fresh.save()  # (every state of a game has the same fields)
-        unknown = [name for name in saved if name not in FIELDS] + [name for name in state if name not in known]
+        unknown = [name for name in saved if name not in FIELDS]
+        if state.get("game") == known["game"] and state.get("board") == known["board"]:  # (else: another game's)
+            unknown += [name for name in state if name not in known]
         if unknown:
             raise Newer("fields %s" % ", ".join(repr(name) for name in sorted(unknown)[:4]))
         return type(fresh).load(fresh.board, state), save_int(saved, "steps", 0, 1 << 30)
