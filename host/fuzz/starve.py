@@ -118,7 +118,7 @@ def run(cases=CASES, seed=1):
         server.stop()
     times.sort()
     p99 = times[len(times) * 99 // 100] if times else 0
-    return ("%s: %s visitors beside %d idle, %d slow and %d streaming connections, %d refused, %d unanswered, "
+    return ("%s: %s visitors beside %d idle and %d slow and %d streaming connections, %d refused, %d unanswered, "
             "%d p99 over %d ms; p99 %.0f ms, threads at most %d"
             % (NAME, format(cases, ","), IDLE, SLOW, STREAMS, counts["refused"], counts["unanswered"],
                p99 > P99_MS, P99_MS, p99, server.most))
