@@ -13,6 +13,7 @@ import pytest
 from app.link import FIRMWARE
 from hal.pixels import Pixels
 from host.boardfile import read_board
+from host.fuzz.pull import Board
 from host.live import Follow, LiveSession
 from host.screen import wire_colours
 from rules.games import new_game
@@ -106,29 +107,6 @@ def test_the_board_says_the_version_the_project_has():
 
 
 # ---- a misbehaving board --------------------------------------------------------------
-
-class Board:
-    """A board on the serial port that answers the protocol with what ``answers`` gives:
-    ``answers(request)`` -> the lines (bytes, without the newline) it sends back."""
-
-    def __init__(self, answers):
-        self.answers = answers
-        self.out = b""
-
-    def write(self, data):
-        for request in data.decode().split("\n"):
-            if request.startswith("~"):
-                self.out += b"".join(text + b"\n" for text in self.answers(request[1:]))
-
-    def read(self, n):
-        data, self.out = self.out[:n], self.out[n:]
-        if not data:
-            time.sleep(0.01)
-        return data
-
-    def close(self):
-        pass
-
 
 def board(hello_line, lines=(), line_answer=line):
     """A board sending ``hello_line`` and the record ``lines``."""

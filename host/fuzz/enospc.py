@@ -17,25 +17,18 @@ RAM; after a cut an older step resumed than the last one saved), *halts*
 """
 
 import json
-import os
-import random
-import tempfile
 
 from app.keeper import Keeper
 from hal import storage
 from hal.simulated import Full, powered
 from host.boardfile import read_board
-from host.fuzz import report
+from host.fuzz import games_in_folders
 from host.fuzz.powercuts import play, replayed
-from host.fuzz.saves import SETUPS
 from rules.games import find_game
-from rules.playout import Rng
 
 NAME = "enospc"
 CASES = 2000
 FIGURES = ("records off", "silent", "lost", "halts")
-MEMORY = "/dev/shm" if os.path.isdir("/dev/shm") else None
-SHOWN = 5
 
 
 def _saved(keeper):
@@ -57,7 +50,7 @@ def _torn(path):
     return False
 
 
-def one(folder, setup, rng, steps):
+def one(folder, setup, case, rng, steps):
     """One run: the failure's figure and what happened, or None."""
     name, players, options = setup
     game = find_game(name)(read_board(name), players, options)
@@ -96,24 +89,4 @@ def one(folder, setup, rng, steps):
 
 
 def run(cases=CASES, seed=1):
-    rng = random.Random(seed)
-    steps = Rng(seed)
-    counts = dict.fromkeys(FIGURES, 0)
-    with tempfile.TemporaryDirectory(prefix="fuzz-enospc-", dir=MEMORY) as root:
-        for case in range(cases):
-            folder = "%s/%d/" % (root, case)
-            os.mkdir(folder)
-            setup = SETUPS[case % len(SETUPS)]
-            try:
-                failure = one(folder, setup, rng, steps)
-            except Exception as err:
-                failure = "halts", repr(err)
-            if failure:
-                counts[failure[0]] += 1
-                if sum(counts.values()) <= SHOWN:
-                    report(NAME, (seed, case, setup[0]) + failure)
-            for sub in ("saves/", ""):
-                for left in os.listdir(folder + sub) if os.path.isdir(folder + sub) else ():
-                    if os.path.isfile(folder + sub + left):
-                        os.remove(folder + sub + left)
-    return "%s: %s runs, %s" % (NAME, format(cases, ","), ", ".join("%d %s" % (counts[k], k) for k in FIGURES))
+    return games_in_folders(NAME, "runs", FIGURES, cases, seed, one)

@@ -12,75 +12,28 @@ Figures: *raw lines* (an answer that is not one JSON object), *damaged lines
 sent* (a record line answered that is not a whole line as the record writes
 it), *ticks over budget* (a tick that read more than READ_BUDGET bytes of
 the record), *faults* (the controller or the link caught an exception),
-*states changed* (the game is not what it was before the host spoke).
+*states changed* (the game is not what it was before the host spoke), *halts* (an
+exception out of the link or the controller).
 """
 
 import json
-import os
-import random
-import tempfile
 
 import app.link
 from app.keeper import Keeper
 from app.link import Link, whole
 from hal import storage
-from hal.simulated import Bytes, Rig
+from hal.simulated import Bytes, CountedFile, Rig, SerialPort
 from host.boardfile import read_board
-from host.fuzz import report
-from host.fuzz.saves import SETUPS
+from host.fuzz import games_in_folders
 from rules.games import find_game
-from rules.playout import Rng, random_step
+from rules.playout import random_step
 
 NAME = "link"
 CASES = 1000
 READ_BUDGET = 4096  # bytes of the record one tick may read: 32 lines and a page, with room
 LONG = 20000  # lines of a long record
 REQUESTS = 12
-FIGURES = ("raw lines", "damaged lines sent", "ticks over budget", "faults", "states changed")
-MEMORY = "/dev/shm" if os.path.isdir("/dev/shm") else None
-SHOWN = 5
-
-
-class Port:
-    """The board's end of the serial port: bytes the host sent, what the board wrote."""
-
-    def __init__(self):
-        self.waiting = bytearray()
-        self.written = bytearray()
-
-    def read(self):
-        if not self.waiting:
-            return -1
-        b = self.waiting[0]
-        del self.waiting[:1]
-        return b
-
-    def write(self, data, start=0, end=None):
-        self.written += data[start:end]
-
-
-class Counted:
-    """A record file whose reads are counted into ``read[0]``."""
-
-    def __init__(self, f, read):
-        self.f = f
-        self.read = read
-
-    def seek(self, at):
-        self.f.seek(at)
-
-    def readinto(self, buffer):
-        n = self.f.readinto(buffer)
-        self.read[0] += n
-        return n
-
-    def readline(self):
-        text = self.f.readline()
-        self.read[0] += len(text)
-        return text
-
-    def close(self):
-        self.f.close()
+FIGURES = ("raw lines", "damaged lines sent", "ticks over budget", "faults", "states changed", "halts")
 
 
 def damage(path, rng, long):
@@ -120,7 +73,7 @@ def request(rng, steps):
                        b"~" + bytes(rng.randrange(256) for _ in range(rng.randrange(90))) + b"\n"))
 
 
-def one(folder, setup, rng, steps, long):
+def one(folder, setup, case, rng, steps):
     name, players, options = setup
     game = find_game(name)(read_board(name), players, options)
     keeper = Keeper(folder, name, log=lambda text: None)
@@ -130,6 +83,7 @@ def one(folder, setup, rng, steps, long):
         if rig.game.over():
             break
         rig.act(None if rig.game.is_chance() else random_step(rig.game, steps))
+    long = case % 20 == 7
     done, lines = damage(keeper.record_path, rng, long)
     if long:
         # a save as long as the record (its lines are not replayed: only read); the marks as the start-up makes them
@@ -137,10 +91,10 @@ def one(folder, setup, rng, steps, long):
         keeper.resume(type(game)(game.board, players, options))
     state = rig.game.save()
     faults = rig.ctl.faults
-    port = Port()
+    port = SerialPort()
     link = Link(rig.ctl, port)
     read = [0]
-    app.link.open = lambda path, mode: Counted(open(path, mode), read)
+    app.link.open = lambda path, mode: CountedFile(open(path, mode), read)
     worst = 0
     try:
         for _ in range(REQUESTS):
@@ -176,17 +130,4 @@ def one(folder, setup, rng, steps, long):
 
 
 def run(cases=CASES, seed=1):
-    rng = random.Random(seed)
-    steps = Rng(seed)
-    counts = dict.fromkeys(FIGURES, 0)
-    with tempfile.TemporaryDirectory(prefix="fuzz-link-", dir=MEMORY) as root:
-        for case in range(cases):
-            folder = "%s/%d/" % (root, case)
-            os.mkdir(folder)
-            setup = SETUPS[case % len(SETUPS)]
-            failure = one(folder, setup, rng, steps, case % 20 == 7)
-            if failure:
-                counts[failure[0]] += 1
-                if sum(counts.values()) <= SHOWN:
-                    report(NAME, (seed, case, setup[0]) + failure)
-    return "%s: %s boards, %s" % (NAME, format(cases, ","), ", ".join("%d %s" % (counts[k], k) for k in FIGURES))
+    return games_in_folders(NAME, "boards", FIGURES, cases, seed, one)

@@ -16,25 +16,19 @@ the version or what to flash; no line for other settings), *halts*.
 """
 
 import json
-import os
-import random
-import tempfile
 
 from app.keeper import VERSION, Keeper
 from app.startup import settings_differ
 from hal import storage
 from host.boardfile import read_board
-from host.fuzz import HOSTILE, report
+from host.fuzz import HOSTILE, games_in_folders
 from host.fuzz.powercuts import files, play
 from host.fuzz.saves import SETUPS
 from rules.games import find_game
-from rules.playout import Rng
 
 NAME = "newer"
 CASES = 3000
 FIGURES = ("resumed", "overwritten", "silent", "halts")
-MEMORY = "/dev/shm" if os.path.isdir("/dev/shm") else None
-SHOWN = 5
 
 
 def newer(state, steps, rng):
@@ -53,7 +47,7 @@ def newer(state, steps, rng):
     return storage.pack(json.dumps(dict(saved, state=dict(state, **{name: value})))), "fields"
 
 
-def one(folder, setup, rng, steps, case):
+def one(folder, setup, case, rng, steps):
     name, players, options = setup
     made = find_game(name)(read_board(name), players, options)
     fresh = lambda: type(made)(made.board, made.players, made.options)  # noqa: E731
@@ -100,20 +94,4 @@ def _other_settings(folder, name, game, players, options, rng):
 
 
 def run(cases=CASES, seed=1):
-    rng = random.Random(seed)
-    steps = Rng(seed)
-    counts = dict.fromkeys(FIGURES, 0)
-    with tempfile.TemporaryDirectory(prefix="fuzz-newer-", dir=MEMORY) as root:
-        for case in range(cases):
-            folder = "%s/%d/" % (root, case)
-            os.mkdir(folder)
-            setup = SETUPS[case % len(SETUPS)]
-            try:
-                failure = one(folder, setup, rng, steps, case)
-            except Exception as err:
-                failure = "halts", repr(err)
-            if failure:
-                counts[failure[0]] += 1
-                if sum(counts.values()) <= SHOWN:
-                    report(NAME, (seed, case, setup[0]) + failure)
-    return "%s: %s saves, %s" % (NAME, format(cases, ","), ", ".join("%d %s" % (counts[k], k) for k in FIGURES))
+    return games_in_folders(NAME, "saves", FIGURES, cases, seed, one)

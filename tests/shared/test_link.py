@@ -7,29 +7,15 @@ import json
 from app.keeper import STRIDE, Keeper
 from app.link import FRAME_GAP_MS, MAX_LINE, PAGE, PAGE_BYTES, POLL_MS, PROTOCOL, QUIET_MS, READ_PAGE, Link
 from hal import storage
-from hal.simulated import Rig
+from hal.simulated import CountedFile, Rig, SerialPort
 from rules.games import new_game
 from rules.playout import Rng
 from rules.record import header
 from support import board_data, done, fresh
 
 
-class Serial:
-    """The port as the board sees it: bytes the host sent, lines the board wrote."""
-
-    def __init__(self):
-        self.waiting = bytearray()
-        self.written = bytearray()
-
-    def read(self):
-        if not self.waiting:
-            return -1
-        b = self.waiting[0]
-        self.waiting[:1] = b""
-        return b
-
-    def write(self, data, start=0, end=None):
-        self.written += data[start:end]
+class Serial(SerialPort):
+    """The port as the board sees it, and as the host reads and writes it."""
 
     def send(self, text):
         self.waiting += text.encode() if isinstance(text, str) else text
@@ -333,30 +319,6 @@ def test_a_damaged_record_line_is_answered_as_an_error_naming_it_never_sent_raw(
     b.close()
 
 
-class Counted:
-    """A file whose reads are counted in ``read``: [bytes]."""
-
-    def __init__(self, f, read):
-        self.f = f
-        self.read = read
-
-    def seek(self, at):
-        self.f.seek(at)
-
-    def readinto(self, buffer):
-        n = self.f.readinto(buffer)
-        self.read[0] += n
-        return n
-
-    def readline(self):
-        text = self.f.readline()
-        self.read[0] += len(text)
-        return text
-
-    def close(self):
-        self.f.close()
-
-
 def test_finding_a_line_far_into_a_long_record_reads_a_few_lines_not_the_record():
     import app.link
 
@@ -370,7 +332,7 @@ def test_finding_a_line_far_into_a_long_record_reads_a_few_lines_not_the_record(
     assert keeper.resume(new_game("detour", board_data("detour"), 2))[1] == ""
     b.rig.ctl.keeper = keeper
     read = [0]
-    app.link.open = lambda path, mode: Counted(open(path, mode), read)
+    app.link.open = lambda path, mode: CountedFile(open(path, mode), read)
     try:
         answers = b.ask("~record %d\n" % (steps - 5))
     finally:
