@@ -138,6 +138,7 @@ class Keeper:
     def _sync(self, game):
         """Bring the flash in step with the game, or note why it cannot."""
         try:
+            saved = False
             if self._start is not None:
                 # a new game: saved first, then its record (the module notes say why)
                 storage.save(self.save_path, self._start[0])
@@ -147,9 +148,12 @@ class Keeper:
                 self._size = self._lines = 0
                 self.marks = array("I")
                 self._count(lines)
+                saved = True
             if self._behind:
                 self._append()
-            storage.save(self.save_path, self._saved(game))
+                saved = False  # (steps played since the start was saved)
+            if not saved:
+                storage.save(self.save_path, self._saved(game))
         except OSError as err:
             if not self.failing:
                 self.failing = "%s: %s" % (type(err).__name__, err)
