@@ -289,3 +289,24 @@ def test_a_save_of_this_version_or_of_earlier_firmware_resumes(folder):
         assert resumed.save() == game.save() and note == ""
     storage.save(keeper.save_path, json.dumps({"version": "2", "steps": 0, "state": game.save()}))
     assert "field 'version' is '2'" in Keeper(folder, "mehen").resume(new("mehen"))[1]
+
+
+def test_a_flash_full_for_longer_than_ram_keeps_stops_the_record_short_and_says_so(folder):
+    from app.keeper import BEHIND
+    from hal.simulated import Full, powered
+
+    logged = []
+    keeper = Keeper(folder, "snuka", log=logged.append)
+    game = new("snuka", 6)  # a frame of six players: far longer than the steps played here
+    keeper.begin(game)
+    flash = Full(0)  # full from the first write on
+    powered(lambda: play(keeper, game, BEHIND + 5, Rng(3)), flash)
+    flash.steps = -1
+    powered(lambda: play(keeper, game, 1, Rng(4)), flash)
+    assert not game.over() and keeper.steps == BEHIND + 6
+    assert logged[1] == "the record stops at step %d: no more lines wait in RAM for the flash; the save goes on" % BEHIND
+    assert json.loads(storage.load(keeper.save_path)[0])["state"] == game.save()
+    with open(keeper.record_path) as f:
+        assert len(f.read().splitlines()) == BEHIND + 1  # the header and the lines kept: a record that stops short
+    resumed, note = Keeper(folder, "snuka").resume(new("snuka", 6))
+    assert resumed.save() == game.save() and note == "the record misses 6 steps"

@@ -128,6 +128,8 @@ class Keeper:
                 self._behind.append(_line(record_line))
             else:
                 self._short = True  # a gap would spoil the record: it stops before it
+                self.log("the record stops at step %d: no more lines wait in RAM for the flash; the save goes on"
+                         % (self.steps - 1))
         self._sync(game)
         if self.on_step:
             self.on_step()
