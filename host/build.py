@@ -58,6 +58,13 @@ DEFAULT_CONFIG = {
 }
 PICO_VID = 0x2E8A  # Raspberry Pi's USB vendor id, which MicroPython on a Pico reports
 PICO_FLASH_BYTES = 1408 * 1024  # the RPI_PICO build's filesystem
+BLOCK = 4096  # littlefs's block on the Pico: a file takes whole blocks
+# what each board's game needs beside the build: the record of a long game (a six-player Tiddlee Snuka
+# frame reaches about 1,500 steps; lines of 24 bytes at most) twice, as a record cut back is written whole
+# before it is renamed; the save's three copies; a save and record set aside; error.log (4 KB, and a block
+# while it is cut down)
+RECORD_STEPS = 2000
+LINE_BYTES = 24
 BIN = Path(sys.executable).parent
 
 
@@ -131,6 +138,23 @@ def build(out=BUILD, board=None, source=False, root=ROOT, led_ma=None):
     return files
 
 
+def _blocks(size):
+    return -(-size // BLOCK) * BLOCK
+
+
+def room_needed(boards):
+    """Bytes of the Pico's flash the games of ``boards`` boards need beside the build."""
+    record = _blocks(RECORD_STEPS * LINE_BYTES)
+    per_board = 2 * record + 3 * BLOCK + record + BLOCK
+    return boards * per_board + 2 * BLOCK
+
+
+def room_left(files):
+    """(bytes the build leaves free on a Pico, bytes its boards' games need)."""
+    boards = sum(1 for rel in files if rel.startswith("boards/"))
+    return PICO_FLASH_BYTES - sum(_blocks(size) for size in files.values()), room_needed(boards)
+
+
 def report(files, config_board):
     """The sizes: the code, each board, what one board's Pico holds."""
     def total(prefix):
@@ -151,6 +175,8 @@ def report(files, config_board):
         mark = "  <- config.json" if name == config_board else ""
         lines.append("  %-22s %7d bytes   total %7d%s" % (name, size, common + size, mark))
     lines.append("all boards: %d bytes" % sum(files.values()))
+    free, needed = room_left(files)
+    lines.append("left on a Pico: %d KiB; its boards' saves and records need %d KiB" % (free // 1024, needed // 1024))
     return "\n".join(lines)
 
 
@@ -289,6 +315,12 @@ def flash(port, build_dir=BUILD, fresh=False):
     """Check the Pico at ``port`` can run the build, then put it there; the exit status."""
     if not (build_dir / FLASHED).is_file():
         raise BuildError("%s holds no build: run make build first" % build_dir)
+    built = {rel: (build_dir / rel).stat().st_size for rel in (build_dir / FLASHED).read_text().splitlines()}
+    free, needed = room_left(built)
+    if free < needed:
+        raise BuildError("the build leaves %d KiB of the Pico's flash free, and the saves and records of its %d "
+                         "boards need %d KiB (README.md, A full flash): build it with fewer files"
+                         % (free // 1024, sum(1 for rel in built if rel.startswith("boards/")), needed // 1024))
     pico = ask_pico(port)
     refused = refusal(pico, build_mpy(build_dir), compiled_for())
     if refused:

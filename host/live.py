@@ -22,6 +22,7 @@ import sys
 import threading
 import time
 
+from app.keeper import VERSION
 from hal import storage
 from hal.pixels import BLUE_MA, GREEN_MA, IDLE_MA, RED_MA
 from host.boardfile import read_board
@@ -55,6 +56,10 @@ class Follow:
         self.notes = []  # the board's own lines (its log)
         self.connected = False
         self.why = "connecting"  # what the page says while it is not connected
+        self.refused = ""  # why the board's answers cannot be followed (make pull stops on it)
+        self.last = b""  # the last line the board sent
+        self.unread = b""  # the last line from the board that was not JSON
+        self._kept = -1  # the lines kept at the last pong
         self.closed = False
         self._serial = None
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -113,6 +118,17 @@ class Follow:
                 raise Lost("the board does not answer")
 
     def _line(self, text):
+        self.last = text[:SHOWN]  # (as a wait that times out names it)
+        try:
+            self._answer(text)
+        except Malformed as err:
+            with self.lock:
+                self.refused = self.why = str(err)
+                self.connected = False
+            self.on_change()
+            raise Lost(str(err))
+
+    def _answer(self, text):
         if not text.startswith(b"~"):
             if text.strip():
                 with self.lock:
@@ -122,36 +138,74 @@ class Follow:
         try:
             answer = json.loads(text[1:])
         except ValueError:
+            self.unread = text[:SHOWN]
             return  # a line cut short by the cable: the next frame or ping puts it right
         if not isinstance(answer, dict):
             return
         if "hello" in answer:
             self._hello(answer)
+        elif isinstance(answer.get("n"), int) and "error" in answer:
+            raise Malformed("the board's record line %d is damaged on its flash (%s): restart the board, which "
+                            "cuts it away, then try again" % (answer["n"], str(answer["error"])[:SHOWN]))
         elif "line" in answer and isinstance(answer.get("n"), int):
-            raw = text[text.index(b'"line": ') + 8:-1].decode()  # the line as the board's file holds it
+            at = text.find(b'"line": ')
+            try:
+                raw = text[at + 8:-1].decode()  # the line as the board's file holds it
+            except UnicodeDecodeError:
+                raise Malformed("the board sent record line %d not as UTF-8 text" % answer["n"])
+            if at < 0 or not isinstance(answer["line"], dict):
+                raise Malformed("the board sent record line %d not as a JSON object" % answer["n"])
             self._record_line(answer["n"], raw)
         elif "frame" in answer:
+            try:
+                wire = bytes.fromhex(answer["frame"])
+            except (TypeError, ValueError):
+                return  # a frame cut short: the next one puts it right
             with self.lock:
-                self.frame = (bytes.fromhex(answer["frame"]), answer.get("t"))
+                self.frame = (wire, answer.get("t"))
                 self.frames += 1
-        elif "pong" in answer and not answer.get("sub"):
-            raise Lost("the board restarted")  # its subscription went with it: follow it again
+        elif "pong" in answer:
+            if not answer.get("sub"):
+                raise Lost("the board restarted")  # its subscription went with it: follow it again
+            self._pong(answer.get("steps"))
+            return
         else:
             return
         self.on_change()
 
     def _hello(self, answer):
         if answer["hello"] != PROTOCOL:
-            raise Lost("the board speaks protocol version %r; this PC speaks %d: flash the firmware again (make flash)"
-                       % (answer["hello"], PROTOCOL))
+            raise Malformed("the board speaks protocol version %r; this PC speaks %d: flash the firmware again "
+                            "(make flash)" % (answer["hello"], PROTOCOL))
+        for name, kind in HELLO:
+            value = answer.get(name)
+            if not isinstance(value, kind) or isinstance(value, bool) or (kind is int and value < 0):
+                got = "no field %r" % name if name not in answer else "field %r as %s" % (name, json.dumps(value)[:40])
+                raise Malformed("the board's hello has %s: flash the firmware again (make flash)" % got)
         with self.lock:
-            if self.hello is None or not _same_board(self.hello, answer):
-                self.lines = []  # another board or game: its record is another
+            # another board or game: its record is another (a game with the same header has fewer steps)
+            if self.hello is None or not _same_board(self.hello, answer) or answer["steps"] < len(self.lines) - 1:
+                self.lines = []
             self.hello = answer
             self.connected = True
-            self.why = ""
+            self.refused = self.why = ""
             last = len(self.lines) - 1
         self._send("sub %d" % max(last, 0))
+
+    def _pong(self, steps):
+        """The board's count of steps: fewer than the lines here, a new game began; more, with no line
+        on its way, the last line sent was lost."""
+        if not isinstance(steps, int) or isinstance(steps, bool):
+            return
+        with self.lock:
+            kept = len(self.lines)
+            if steps < kept - 1:
+                self.lines = []
+                kept = 0
+            stalled = kept == self._kept  # no line came since the last pong
+            self._kept = kept
+        if kept == 0 or steps >= kept and stalled:
+            self._send("sub %d" % max(kept - 1, 0))
 
     def _record_line(self, n, raw):
         """Line ``n`` of the record; the first one after a subscription is the
@@ -178,6 +232,15 @@ class Follow:
 
 class Lost(Exception):
     """The board went away, or cannot be followed."""
+
+
+class Malformed(Lost):
+    """The board's answers cannot be followed: firmware to flash again, a damaged record."""
+
+
+# the fields of a hello this side reads, and their kinds
+HELLO = (("record", int), ("game", str), ("board", str), ("players", int), ("options", dict), ("steps", int))
+SHOWN = 160  # the most of a line the board sent that a message repeats
 
 
 def _same_board(a, b):
@@ -250,7 +313,11 @@ class LiveSession:
             hello, lines, frame, frames = f.hello, list(f.lines), f.frame, f.frames
             if hello is not None and hello is not self._hello:
                 self._hello = hello
-                fresh = start(json.dumps(_header(hello)), read_board)
+                try:
+                    fresh = start(json.dumps(_header(hello)), read_board)
+                except RulesError as err:
+                    f.why = "the board's game cannot be shown here: %s" % err
+                    return
                 if self.game is None or fresh.board.name != self.game.board.name or fresh.name != self.game.name:
                     self.game = fresh  # until the record is read
                     self._told = []
@@ -270,7 +337,11 @@ class LiveSession:
         told = self._told
         if not told or told != lines[:len(told)]:  # the first lines, or another game's
             self._story = []
-            self._story_game = start(lines[0], read_board)
+            try:
+                self._story_game = start(lines[0], read_board)
+            except RulesError as err:
+                self._post("record", {"steps": [{"who": -1, "step": "?", "says": [str(err)]}], "replay": None})
+                return
             told = lines[:1]
         game = self._story_game
         view = __import__("host.views." + game.name, None, None, ("say",))
@@ -352,10 +423,17 @@ def pull(port, out, wait_s=30.0, opener=None):
         while True:
             with follow.lock:
                 hello, lines = follow.hello, list(follow.lines)
+                refused, why = follow.refused, follow.why
+                sent = "the last line it sent that was not JSON: %r" % follow.unread if follow.unread else \
+                    "the last line it sent: %r" % follow.last if follow.last else "it sent nothing"
+            if refused:
+                raise Lost(refused)
             if hello is not None and len(lines) >= hello["steps"] + 1 and follow.connected:  # (steps played meanwhile)
                 break
             if time.monotonic() > deadline:
-                raise Lost("the board did not send its record within %g s (%s)" % (wait_s, follow.why))
+                had = "%d of its %d record lines came" % (len(lines), hello["steps"] + 1) if hello else "no hello came"
+                raise Lost("the board did not send its record within %g s: %s%s; %s"
+                           % (wait_s, had, " (%s)" % why if why else "", sent))
             time.sleep(0.05)
     finally:
         follow.close()
@@ -365,7 +443,7 @@ def pull(port, out, wait_s=30.0, opener=None):
     with open(record, "w") as f:
         f.write("".join(text + "\n" for text in lines))
     save = os.path.join(out, name + ".sav")
-    storage.save(save, json.dumps({"steps": len(lines) - 1, "state": game.save()}))  # as app.keeper saves it
+    storage.save(save, json.dumps({"version": VERSION, "steps": len(lines) - 1, "state": game.save()}))  # as app.keeper saves it
     return record, save
 
 
@@ -383,7 +461,7 @@ def main(argv=None):
         try:
             for path in pull(args.port, args.out):
                 print("wrote %s" % path)
-        except (Lost, RulesError, OSError) as err:
+        except (Lost, RulesError, OSError, ValueError) as err:
             print("error: %s" % err, file=sys.stderr)
             return 1
         return 0

@@ -298,6 +298,8 @@ class Diary:
     view's sentences (replaying it on a copy of the game for its events) and
     writes the record when asked to."""
 
+    failing = ""  # (a keeper's: why the flash is behind the game; a file here is written or the command fails)
+
     def __init__(self, view, record):
         self.view = view
         self.record = record

@@ -164,3 +164,16 @@ def test_make_passes_port_fresh_and_board_on():
     assert "-m host.build flash --port /dev/ttyACM3 --fresh" in dry
     plain = subprocess.run(["make", "-n", "flash", "FRESH=0"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert "--fresh" not in plain and "--port" not in plain
+
+
+def test_flash_refuses_a_build_that_leaves_no_room_for_the_games(tmp_path, monkeypatch):
+    root = make_root(tmp_path)
+    out = tmp_path / "build"
+    b.build(out, board="alpha", root=root)
+    free, needed = b.room_left({"boards/alpha.json": 1, "boards/beta.json": 1})
+    assert needed == 2 * (3 * 48 * 1024 + 4 * 4096) + 8192  # two boards' long records, saves, error.log
+    (out / "rules" / "big.bin").write_bytes(b"x" * (b.PICO_FLASH_BYTES - needed))
+    (out / b.FLASHED).write_text((out / b.FLASHED).read_text() + "rules/big.bin\n")
+    monkeypatch.setattr(b, "ask_pico", lambda port: pytest.fail("the Pico was asked"))
+    with pytest.raises(b.BuildError, match="saves and records of its 2 boards need 328 KiB"):
+        b.flash("/dev/ttyACM0", out)

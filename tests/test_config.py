@@ -96,3 +96,17 @@ def test_the_budget_in_config_json_is_the_one_the_pico_lights_within(build_dir, 
 def test_budgets_run_from_the_idle_draw_to_the_largest_supply():
     low, high = budget_range(195)
     assert low == 195 * IDLE_MA + RED_MA + GREEN_MA + BLUE_MA and high == 2950
+
+
+def test_a_saved_game_for_other_settings_goes_on_as_saved_and_the_start_up_says_which_wins():
+    board = json.loads((ROOT / "boards" / "detour.json").read_text())
+    saved = new_game("detour", board, 4, {"half_turns": True})
+    fresh = new_game("detour", board, 2)
+    assert startup.settings_differ(saved, fresh) == (
+        "the saved game differs from config.json (4 players, config.json 2; option half_turns=true, config.json false): "
+        "it goes on as it was saved; a new game (hold button 2) takes config.json's settings")
+    assert startup.settings_differ(new_game("detour", board, 2), fresh) == ""
+    rig = Rig(saved, Bytes([0]))
+    rig.ctl.settings = (fresh.players, fresh.options)  # as start() makes the controller
+    rig.ctl.new_game()
+    assert rig.game.players == 2 and rig.game.options == fresh.options

@@ -235,7 +235,7 @@ def test_a_long_record_is_read_a_line_at_a_time(folder):
         for _ in range(10001):
             f.write('{"play": "flick"}\n')
     keeper.steps = 10000
-    keeper._save(game)
+    keeper._sync(game)  # the save only: the record's lines were written above
     size = os.path.getsize(keeper.record_path)
     tracemalloc.start()
     resumed, note = Keeper(folder, "snuka").resume(new("snuka", 6))
@@ -245,3 +245,68 @@ def test_a_long_record_is_read_a_line_at_a_time(folder):
     with open(keeper.record_path) as f:
         assert sum(1 for _ in f) == 10001
     assert peak < size / 4, (peak, size)
+
+
+# ---- a save of newer firmware -------------------------------------------------------
+
+def newer_saves(keeper, game):
+    """(why it is newer, the file's bytes) of saves newer firmware could leave."""
+    state = game.save()
+    saved = {"version": 1, "steps": 0, "state": state}
+    yield "save file format 2", storage.pack(json.dumps(saved)).replace(b"save1 ", b"save2 ", 1)
+    yield "save version 2", storage.pack(json.dumps(dict(saved, version=2)))
+    yield "fields 'undo'", storage.pack(json.dumps(dict(saved, undo=[1, 2])))
+    yield "fields 'clock'", storage.pack(json.dumps(dict(saved, state=dict(state, clock=30))))
+
+
+@pytest.mark.parametrize("name, players", GAMES)
+def test_a_save_of_newer_firmware_is_kept_aside_untouched_and_never_overwritten(folder, name, players):
+    keeper = Keeper(folder, name)
+    kept = []
+    for why, blob in newer_saves(keeper, new(name, players)):
+        keeper.begin(new(name, players))
+        with open(keeper.save_path, "wb") as f:
+            f.write(blob)
+        game, note = Keeper(folder, name).resume(new(name, players))
+        ending = ".newer%s" % (len(kept) + 1 if kept else "")
+        assert game is None and note == (
+            "the saved game was made by newer firmware (%s; this firmware reads save version 1): it is kept "
+            "untouched as game-%s.sav%s, and a new game started. To play it on, flash the firmware that saved it"
+            % (why, name, ending))
+        kept.append((SAVES + "game-%s.sav%s" % (name, ending), blob))
+        now = files(folder)
+        assert all(now[path] == blob for path, blob in kept)
+        assert SAVES + "game-%s.jsonl%s" % (name, ending) in now and SAVES + "game-%s.sav" % name not in now
+
+
+def test_a_save_of_this_version_or_of_earlier_firmware_resumes(folder):
+    keeper = Keeper(folder, "mehen")
+    game = new("mehen")
+    keeper.begin(game)
+    for saved in ({"version": 1, "steps": 0, "state": game.save()}, {"steps": 0, "state": game.save()}):
+        storage.save(keeper.save_path, json.dumps(saved))
+        resumed, note = Keeper(folder, "mehen").resume(new("mehen"))
+        assert resumed.save() == game.save() and note == ""
+    storage.save(keeper.save_path, json.dumps({"version": "2", "steps": 0, "state": game.save()}))
+    assert "field 'version' is '2'" in Keeper(folder, "mehen").resume(new("mehen"))[1]
+
+
+def test_a_flash_full_for_longer_than_ram_keeps_stops_the_record_short_and_says_so(folder):
+    from app.keeper import BEHIND
+    from hal.simulated import Full, powered
+
+    logged = []
+    keeper = Keeper(folder, "snuka", log=logged.append)
+    game = new("snuka", 6)  # a frame of six players: far longer than the steps played here
+    keeper.begin(game)
+    flash = Full(0)  # full from the first write on
+    powered(lambda: play(keeper, game, BEHIND + 5, Rng(3)), flash)
+    flash.steps = -1
+    powered(lambda: play(keeper, game, 1, Rng(4)), flash)
+    assert not game.over() and keeper.steps == BEHIND + 6
+    assert logged[1] == "the record stops at step %d: no more lines wait in RAM for the flash; the save goes on" % BEHIND
+    assert json.loads(storage.load(keeper.save_path)[0])["state"] == game.save()
+    with open(keeper.record_path) as f:
+        assert len(f.read().splitlines()) == BEHIND + 1  # the header and the lines kept: a record that stops short
+    resumed, note = Keeper(folder, "snuka").resume(new("snuka", 6))
+    assert resumed.save() == game.save() and note == "the record misses 6 steps"

@@ -5,11 +5,15 @@ written here as the protocol's document gives them."""
 
 import json
 import os
+import time
 import tomllib
+
+import pytest
 
 from app.link import FIRMWARE
 from hal.pixels import Pixels
 from host.boardfile import read_board
+from host.fuzz.pull import Board
 from host.live import Follow, LiveSession
 from host.screen import wire_colours
 from rules.games import new_game
@@ -100,3 +104,88 @@ def test_the_board_says_the_version_the_project_has():
     """A spectator's page and a pulled record name the firmware by this number: it is the release's."""
     with open(os.path.join(os.path.dirname(__file__), "..", "pyproject.toml"), "rb") as f:
         assert FIRMWARE == tomllib.load(f)["project"]["version"]
+
+
+# ---- a misbehaving board --------------------------------------------------------------
+
+def board(hello_line, lines=(), line_answer=line):
+    """A board sending ``hello_line`` and the record ``lines``."""
+    def answers(request):
+        words = request.split()
+        if words[0] == "hello":
+            return [hello_line]
+        if words[0] == "sub":
+            return [b'~{"sub": %s}' % words[1].encode()] + [line_answer(n, t) for n, t in enumerate(lines)
+                                                           if n >= int(words[1])]
+        if words[0] == "ping":
+            return [b'~{"pong": 1, "steps": %d, "sub": 1}' % (len(lines) - 1)]
+        return []
+    return answers
+
+
+def pulled(monkeypatch, tmp_path, capsys, answers, wait_s=30.0):
+    """make pull from a board answering ``answers``: (exit status, what it printed on stderr)."""
+    import host.live
+
+    monkeypatch.setattr(host.live, "_open", lambda port: Board(answers))
+    real = host.live.pull
+    monkeypatch.setattr(host.live, "pull", lambda port, out: real(port, out, wait_s))
+    code = host.live.main(["--pull", "--out", str(tmp_path)])
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("broken, says", [
+    (b'"steps": 4, ', "the board's hello has no field 'steps'"),
+    (b'"steps": 4, ', "the board's hello has field 'steps' as \"x\""),
+    (b'"game": "sniggle", ', "the board's hello has no field 'game'"),
+])
+def test_make_pull_turns_a_malformed_hello_into_one_line_and_exit_1(monkeypatch, tmp_path, capsys, broken, says):
+    text = hello(4).replace(broken, b"" if "no field" in says else b'"steps": "x", ')
+    started = time.monotonic()
+    code, err = pulled(monkeypatch, tmp_path, capsys, board(text, [HEADER] + STEPS))
+    assert code == 1 and err == "error: %s: flash the firmware again (make flash)\n" % says
+    assert time.monotonic() - started < 5  # at once, not after the wait for the record
+
+
+def test_make_pull_names_a_damaged_record_line_the_board_reports(monkeypatch, tmp_path, capsys):
+    def damaged(n, text):
+        return b'~{"n": 2, "error": "record line 2 is damaged"}' if n == 2 else line(n, text)
+
+    code, err = pulled(monkeypatch, tmp_path, capsys, board(hello(4), [HEADER] + STEPS, damaged))
+    assert code == 1 and err.startswith("error: the board's record line 2 is damaged on its flash")
+
+
+def test_a_wait_for_the_record_that_times_out_names_what_the_board_sent(monkeypatch, tmp_path, capsys):
+    def raw(n, text):  # as firmware before the named error sent a damaged line: not JSON
+        return b'~{"n": 2, "line": {"roll": "3,5\xff\x00 garbage}' if n == 2 else line(n, text)
+
+    code, err = pulled(monkeypatch, tmp_path, capsys, board(hello(4), [HEADER] + STEPS, raw), wait_s=1.5)
+    assert code == 1 and err.startswith("error: the board did not send its record within 1.5 s: 2 of its 5 record "
+                                        "lines came; the last line it sent that was not JSON: "
+                                        "b'~{\"n\": 2, \"line\": {\"roll\": \"3,5\\xff\\x00 garbage}'\n")
+
+
+def test_make_pull_copies_a_good_record_and_its_save(monkeypatch, tmp_path, capsys):
+    code, _ = pulled(monkeypatch, tmp_path, capsys, board(hello(4), [HEADER] + STEPS))
+    assert code == 0 and (tmp_path / "game-sniggle.jsonl").read_text() == "".join(t + "\n" for t in [HEADER] + STEPS)
+
+
+def test_a_new_game_with_the_same_header_is_told_by_its_steps_going_back():
+    follow, port = following([HEADER] + STEPS)
+    follow._line(hello(1))  # the board's game has one step: not the four kept here
+    assert follow.lines == [] and port.written == ["~sub 0\n"]
+    follow, port = following([HEADER] + STEPS)
+    follow._line(hello(4))
+    follow._line(b'~{"pong": 5, "steps": 2, "sub": 1}')  # a new game begun while following
+    assert follow.lines == [] and port.written[-1] == "~sub 0\n"
+
+
+def test_the_last_line_of_a_lossy_stream_is_asked_for_again():
+    follow, port = following([HEADER] + STEPS[:2])
+    follow._line(hello(2))
+    follow._line(b'~{"pong": 5, "steps": 3, "sub": 1}')  # line 3 went out and was lost: no line after it comes
+    follow._line(b'~{"pong": 6, "steps": 3, "sub": 1}')
+    assert port.written[-1] == "~sub 2\n"
+    follow._line(line(2, STEPS[1]))
+    follow._line(line(3, STEPS[2]))
+    assert follow.lines == [HEADER] + STEPS[:3]

@@ -129,6 +129,11 @@ def test_snuka_scores_beyond_the_counters_potted_are_refused():
     assert "'scores'" in refused(game, data)
     data["scores"] = [-3, 0]  # penalties take points away without end
     type(game).load(game.board, data)
+    game = new_game("snuka", read_board("snuka"), 3, {})
+    game.play(("pot", 0))
+    data = game.save()
+    data["scores"] = [5, 5, -7]  # two players with more than the one red and a colour give, however low the third
+    assert "'scores'" in refused(game, data)
 
 
 def test_snuka_a_colour_waiting_twice_to_go_back_is_refused():
@@ -156,3 +161,100 @@ def test_sniggle_first_throws_with_pieces_moved_are_refused():
     data["turn"] = data["actor"] = 1
     assert "'opening'" in refused(game, data)
 
+
+
+# ---- saves made from the checks themselves --------------------------------------------
+
+GAME_MODULES = ("rules.core", "rules.detour", "rules.sniggle", "rules.mehen", "rules.snuka")
+GENERATED = 400  # saves per setup
+
+
+def learn_checks(setup, monkeypatch):
+    """What ``load`` checks of each field, as it checks a real save: {name:
+    ("int", low, high) | ("ints", length, low, high) | ("field", kind)}."""
+    import importlib
+
+    import rules.core as core
+
+    learnt = {}
+    real_int, real_ints, real_field = core.save_int, core.save_ints, core.field
+
+    def save_int(data, name, low, high):
+        learnt[name] = ("int", low, high)
+        return real_int(data, name, low, high)
+
+    def save_ints(data, name, length, low, high):
+        learnt[name] = ("ints", length, low, high)
+        return real_ints(data, name, length, low, high)
+
+    def field(data, name, kind, where, error=None):
+        learnt.setdefault(name, ("field", kind))
+        return real_field(data, name, kind, where, error)
+
+    with monkeypatch.context() as patch:
+        for module in map(importlib.import_module, GAME_MODULES):
+            for name, fn in (("save_int", save_int), ("save_ints", save_ints), ("field", field)):
+                if hasattr(module, name):
+                    patch.setattr(module, name, fn)
+        for state in setup.states[::max(1, len(setup.states) // 20)]:
+            setup.load(json.loads(json.dumps(state)))
+    return learnt
+
+
+def drawn(check, value, rng):
+    """A value the check ``check`` lets through, near ``value`` half the time."""
+    kind = check[0]
+    if kind == "int":
+        low, high = check[1], min(check[2], check[1] + 400)
+        return rng.randint(low, high) if rng.random() < 0.5 or not isinstance(value, int) else \
+            max(low, min(high, value + rng.choice((-2, -1, 1, 2))))
+    if kind == "ints":
+        length, low, high = check[1], check[2], min(check[3], check[2] + 400)
+        if length is None:
+            length = len(value) + rng.choice((-1, 0, 1)) if value else rng.randrange(3)
+        values = list(value) if isinstance(value, list) and len(value) == length else [low] * length
+        for _ in range(rng.randrange(1, 3)):
+            if values:
+                values[rng.randrange(length)] = rng.randint(low, high)
+        return values
+    if check[1] is bool:
+        return not value
+    return value
+
+
+@pytest.mark.parametrize("setup", saves.SETUPS, ids=lambda s: "%s-%d-%s" % (s[0], s[1], "-".join(sorted(s[2]))))
+def test_a_save_made_within_what_load_checks_loads_only_if_every_step_from_it_saves_and_loads(setup, monkeypatch):
+    # any field set to a value the checks let through, alone or with others: a state
+    # that loads must go on, and the save of every step from it load as that state
+    import random
+
+    name, players, options = setup
+    made = saves.Setup(name, players, options, Rng(11))
+    learnt = learn_checks(made, monkeypatch)
+    fields = sorted(n for n in learnt if n not in ("game", "board", "players", "options"))
+    rng = random.Random(name + str(players))
+    loaded = 0
+    for _ in range(GENERATED):
+        data = json.loads(json.dumps(rng.choice(made.states)))
+        for field_name in rng.sample(fields, rng.randrange(1, 4)):
+            data[field_name] = drawn(learnt[field_name], data.get(field_name), rng)
+        try:
+            game = made.load(data)
+        except SaveError:
+            continue
+        loaded += 1
+        if game.over():
+            continue
+        steps = [o for o, _, _ in game.chance_outcomes()] if game.is_chance() else list(game.legal())
+        assert steps, ("nothing to play", data)
+        for step in rng.sample(steps, min(3, len(steps))):
+            after = game.copy()
+            after.play(step)
+            saved = json.loads(json.dumps(after.save()))
+            try:
+                again = made.load(saved)
+            except SaveError as err:
+                raise AssertionError("loaded %s, but after %r its save is refused: %s"
+                                     % (json.dumps(data), game.notation(step), err))
+            assert again.save() == saved
+    assert loaded > GENERATED // 20, loaded  # the generated saves reach the games' own states too

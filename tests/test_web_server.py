@@ -16,7 +16,7 @@ import threading
 import pytest
 
 from host.fuzz.server import received
-from host.web.server import MAX_CONNECTIONS, make_server
+from host.web.server import MAX_STREAMS, make_server
 
 ROOT = __file__.rsplit("/tests/", 1)[0]
 DETOUR = b'{"game": "detour", "players": 2}'
@@ -93,17 +93,47 @@ def test_a_request_that_does_not_arrive_in_time_gets_a_408(server):
             assert answer(conn) == (408, {"error": "the request did not arrive within 0.5 s"})
 
 
-def test_connections_beyond_the_bound_are_told_the_server_is_busy():
+def events(server, key):
+    """An event stream of the board ``key`` open, its answer's first bytes read."""
+    conn = connect(server)
+    conn.sendall(b"GET /api/sessions/%s/events HTTP/1.1\r\nHost: x\r\n\r\n" % key.encode())
+    assert conn.recv(4096).startswith(b"HTTP/1.1 200")
+    return conn
+
+
+def test_a_new_visitor_is_served_while_idle_slow_and_streaming_connections_are_held():
     with serving(timeout_s=30) as server:
-        held = [connect(server) for _ in range(MAX_CONNECTIONS)]
+        key = ask(server, post(b"/api/sessions", DETOUR))[1]["id"]
+        held = [connect(server) for _ in range(200)]  # idle: nothing sent
+        for _ in range(150):  # headers that come a byte at a time, never whole
+            held.append(connect(server))
+            held[-1].sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Slow: a")
+        held += [events(server, key) for _ in range(MAX_STREAMS + 40)]  # more streams than are kept open
         try:
-            with connect(server) as extra:
-                code, body = answer(extra)
-            assert code == 503 and "busy" in body["error"]
-            assert threading.active_count() <= MAX_CONNECTIONS + 10
+            for conn in held[200:350]:
+                conn.sendall(b"a")
+            code, games = ask(server, b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert code == 200 and games
+            code, made = ask(server, post(b"/api/sessions", DETOUR))
+            assert code == 200
+            with events(server, made["id"]) as mine:
+                assert b"event: board" in mine.recv(1 << 16) + mine.recv(1 << 16)
+            assert len(server.streams) <= MAX_STREAMS and threading.active_count() <= MAX_STREAMS + 20
         finally:
             for conn in held:
                 conn.close()
+
+
+def test_the_oldest_event_stream_ends_when_too_many_are_open(server):
+    key = ask(server, post(b"/api/sessions", DETOUR))[1]["id"]
+    first = events(server, key)
+    rest = [events(server, key) for _ in range(MAX_STREAMS)]
+    try:
+        first.settimeout(5)
+        assert received(first).endswith(b"\n\n")  # ended by the server, at once, whole events sent
+    finally:
+        for conn in [first] + rest:
+            conn.close()
 
 
 def test_the_record_is_downloaded_whole_when_its_file_is_gone(server):

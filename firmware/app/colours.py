@@ -9,6 +9,7 @@ Steady light is information, blinking asks for something:
     suggested move (hint)   white, slow blink
     put a piece here        amber, blinking
     wrong (not here, not this wheel, not now)   red, fast blink
+    the game is not saved (the flash refuses writes)    the first pixel, magenta, slow blink
 Player red is never blinking, so red fast blink always means "wrong".
 """
 
@@ -19,6 +20,7 @@ WHITE = (200, 200, 200)
 HELD = (255, 255, 255)  # the choice while button 1 is down on it
 AMBER = (255, 100, 0)
 RED = (255, 0, 0)
+UNSAVED = (220, 0, 220)  # magenta: no game piece or player has it
 OFF = (0, 0, 0)
 # Frame values go through gamma 2.2 and the brightness on their way to the
 # wire: below about 28 a channel reaches the LED as 0, so the dimmest colours

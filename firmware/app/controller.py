@@ -81,8 +81,10 @@ class Ports:
 
 
 class Controller:
-    def __init__(self, game, ports, keeper=None, log=print, hint_ms=HINT_MS):
+    def __init__(self, game, ports, keeper=None, log=print, hint_ms=HINT_MS, settings=None):
+        """``settings``: the players and options a new game takes (by default the game's)."""
         self.ports = ports
+        self.settings = settings or (game.players, game.options)
         self.keeper = keeper
         self.log = log
         self.hint_ms = hint_ms
@@ -142,7 +144,7 @@ class Controller:
         self.log("new game")
         if self._unsaved:
             self._save()  # the old game's last steps, before its record is started again
-        fresh = type(self.game)(self.game.board, self.game.players, self.game.options)
+        fresh = type(self.game)(self.game.board, self.settings[0], self.settings[1])
         if self.keeper:
             self.keeper.begin(fresh)
         self.start(fresh)
@@ -215,10 +217,7 @@ class Controller:
         self._unsaved = []
         if self.keeper:
             for text in lines:
-                try:
-                    self.keeper.played(text, self.game)
-                except OSError as err:  # a full or failing flash must not stop the game
-                    self._fault("save", err)
+                self.keeper.played(text, self.game)  # (a full or failing flash: the game goes on in RAM)
 
     # -- the loop ----------------------------------------------------------------
 

@@ -20,13 +20,16 @@ subscriber's record are looked at every POLL_MS (while no line is half
 read). What one tick writes fits in the USB port's buffer (256 bytes), as a
 write beyond it waits for the wire: a frame goes out FRAME_CHUNK bytes a
 tick, nothing else being written until its line is whole, and a page of the
-record holds PAGE_BYTES at most. A frame's hex digits are written into a
+record holds PAGE_BYTES at most. Line N of the record is found from the
+keeper's marks (``app.keeper``), reading STRIDE lines at most. A line the
+flash holds damaged is never sent: its answer is an error naming it. A frame's hex digits are written into a
 buffer of the link's own (on the Pico by a loop compiled to machine code,
 ``hal.viper``): a subscriber's frames allocate nothing.
 """
 
 import json
 
+from app.keeper import STRIDE
 from hal.ticks import diff
 from rules.core import PHASE_NAMES
 from rules.record import header
@@ -65,6 +68,32 @@ try:
     from hal.viper import hexed  # noqa: F811  the same loop, compiled for the Pico
 except (ImportError, SyntaxError, ValueError):  # CPython; a port without the emitter, from source or .mpy
     pass
+
+
+def whole(data, start, end, n):
+    """Whether ``data[start:end]`` is record line ``n`` as the record writes
+    it: the header a JSON object, a step {"key": "text"} in printable ASCII
+    (checked byte by byte: nothing allocated)."""
+    if n == 0:
+        try:
+            return isinstance(json.loads(bytes(data[start:end])), dict)
+        except (ValueError, RuntimeError):  # (RuntimeError: nested too deep)
+            return False
+    if end - start < 8 or data[start] != 123 or data[end - 1] != 125:  # {...}
+        return False
+    quotes = 0
+    key_end = 0  # where the key's closing quote is
+    for i in range(start, end):
+        b = data[i]
+        if b < 32 or b > 126 or b == 92:  # (92: a backslash, which no step's notation has)
+            return False
+        if b == 34:
+            quotes += 1
+            if quotes == 2:
+                key_end = i
+    # {"key": "text"}: the quotes at the ends, and ": " between the key and the text
+    return (quotes == 4 and data[start + 1] == 34 and data[end - 2] == 34 and key_end > start + 2
+            and data[key_end + 1] == 58 and data[key_end + 2] == 32 and data[key_end + 3] == 34)
 
 
 class UsbSerial:
@@ -328,8 +357,8 @@ class Link:
             self._close()  # a step was appended since, through another file: the blocks this one read may be reused
         n = self._mark_n
         at = self._mark_at
-        if first < n:
-            n, at = 0, 0
+        if first < n or first > n + STRIDE:
+            n, at = keeper.mark(first)  # a line at most STRIDE before ``first``: never the whole record read at once
         last = min(first + PAGE, steps + 1)  # the record's lines: the header and one a step
         size = 0
         f = self._file
@@ -361,7 +390,11 @@ class Link:
                     size += j - i + 22  # (with ~{"n": , "line": })
                     if size > PAGE_BYTES and n > first:
                         break  # the rest for the next request
-                    self._record_line(n, data, i, j)
+                    if whole(data, i, j, n):
+                        self._record_line(n, data, i, j)
+                    else:
+                        self._send({"n": n, "error": "record line %d is damaged (not a whole line as the record "
+                                                     "writes it): it is cut away when the board next starts" % n})
                 n += 1
                 at += j + 1 - i
                 i = j + 1

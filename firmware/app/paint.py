@@ -214,6 +214,8 @@ def paint(ctl, now):
         # "new game?": every space blinks amber until confirmed or cancelled
         if C.blink(now, C.BLINK_MS):
             spread(f, canvas.at, b"", _rgb(C.AMBER, 90))
+    if ctl.keeper and ctl.keeper.failing and C.blink(now, C.SLOW_MS):
+        _put(f, 0, C.UNSAVED)  # the flash refuses writes: the game is only in RAM (on top of everything)
 
 
 def _pieces(ctl, canvas, f, now):

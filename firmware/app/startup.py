@@ -230,7 +230,7 @@ def start(config, refuse=""):
     check_inputs(fresh, pins, config)
     wheels = wheel_count(fresh, pins, config["pins"])
     hardware = ports(fresh, pins, config, wheels)
-    keeper = Keeper("/", config["board"], forget_restarts)
+    keeper = Keeper("/", config["board"], forget_restarts, log)
     game, note = keeper.resume(fresh, refuse)
     if note and (game is not None or exists(keeper.record_path) or exists(keeper.save_path + BAD)):
         log(note)  # (on a Pico that never played there is simply nothing to resume)
@@ -242,7 +242,28 @@ def start(config, refuse=""):
         config["board"], game.players, inputs,
         ", wheel encoders" if wheels else "",
         "a new game" if game is fresh else "the saved game resumed after %d steps" % keeper.steps))
-    return Controller(game, hardware, keeper, log)
+    differs = settings_differ(game, fresh)
+    if differs:
+        print(differs)
+    return Controller(game, hardware, keeper, log, settings=(fresh.players, fresh.options))
+
+
+def settings_differ(game, fresh):
+    """What a saved game's players and options have that config.json's do
+    not, and which wins; "" when they agree. The saved game goes on as it
+    was saved (a game is not changed in the middle), and the next new game
+    takes config.json's."""
+    parts = []
+    if game.players != fresh.players:
+        parts.append("%d players, config.json %d" % (game.players, fresh.players))
+    for name in sorted(game.options):
+        if game.options[name] != fresh.options.get(name):
+            parts.append("option %s=%s, config.json %s" % (name, json.dumps(game.options[name]),
+                                                            json.dumps(fresh.options.get(name))))
+    if not parts:
+        return ""
+    return ("the saved game differs from config.json (%s): it goes on as it was saved; a new game (hold button 2) "
+            "takes config.json's settings" % "; ".join(parts))
 
 
 def _pixel_pin(name):

@@ -322,6 +322,52 @@ class Rig:
             self.run(400)
 
 
+# -- the USB serial port, and a file whose reads are counted --------------------------
+
+
+class SerialPort:
+    """The board's end of the USB serial port as ``app.link`` uses it: bytes
+    the host sent (``waiting``), what the board wrote (``written``)."""
+
+    def __init__(self):
+        self.waiting = bytearray()
+        self.written = bytearray()
+
+    def read(self):
+        if not self.waiting:
+            return -1
+        b = self.waiting[0]
+        self.waiting[:1] = b""
+        return b
+
+    def write(self, data, start=0, end=None):
+        self.written += data[start:end]
+
+
+class CountedFile:
+    """A file opened for reading whose bytes read are added up in ``read[0]``."""
+
+    def __init__(self, f, read):
+        self.f = f
+        self.read = read
+
+    def seek(self, at):
+        self.f.seek(at)
+
+    def readinto(self, buffer):
+        n = self.f.readinto(buffer)
+        self.read[0] += n
+        return n
+
+    def readline(self):
+        text = self.f.readline()
+        self.read[0] += len(text)
+        return text
+
+    def close(self):
+        self.f.close()
+
+
 # -- a power cut while the flash is written --------------------------------------
 
 
@@ -343,6 +389,17 @@ class Power:
         self.taken += 1
 
 
+class Full(Power):
+    """Allows ``steps`` steps of writing the flash (any number with -1), then
+    fails every write as a full flash does (OSError ENOSPC); what was written
+    stays. Setting ``steps`` to -1 makes room again."""
+
+    def spend(self):
+        if self.taken == self.steps:
+            raise OSError(28)  # ENOSPC
+        self.taken += 1
+
+
 class CutFile:
     """A real file that writes one byte per step; what was written stays."""
 
@@ -358,6 +415,9 @@ class CutFile:
 
     def read(self, n=-1):
         return self.f.read(n)
+
+    def seek(self, at):
+        self.f.seek(at)
 
     def write(self, data):
         for i in range(len(data)):

@@ -10,7 +10,10 @@ File format: one header line, then the data:
 
     save1 <length of data, decimal> <CRC-32 of data, 8 hex digits>\\n<data>
 
-A copy is good when the header parses, the file holds exactly ``length``
+The number after ``save`` is the format's version: a copy whose header
+names a later one was written by newer firmware, and ``load`` raises
+``Newer`` for it rather than calling it bad (``app.keeper`` sets it aside
+untouched). A copy is good when the header parses, the file holds exactly ``length``
 bytes after it and their CRC-32 matches, so a file cut at any byte is
 refused, and so is any change to the data (CRC-32 catches every error
 within 32 bits in a row).
@@ -37,7 +40,7 @@ folder of their own). Where a rename refuses to replace an existing file
 (Windows), step 2 removes path.old first: path is still there then, and
 path.new is good. Step 3 never has a file to replace.
 
-Files without a header (a game record) are written with ``append`` and
+Files without a header (a game record) are written with ``write_at`` and
 ``replace``: ``replace`` writes a whole new file to path.new and renames it
 over path, so a cut leaves the old file or the new one, never a mix.
 """
@@ -50,7 +53,27 @@ OLD = ".old"
 # saves are a few hundred bytes; anything much bigger is not ours and
 # reading it whole would eat the Pico's RAM
 LIMIT = 16384
-_MAGIC = b"save1"
+VERSION = 1  # of the file format: the number after "save" in the header
+_MAGIC = b"save%d" % VERSION
+HEADER = 40  # the most bytes a header line takes: "save" and three numbers, none long
+
+
+class Newer(ValueError):
+    """A copy written by newer firmware: ``path`` holds format ``version``."""
+
+    def __init__(self, path, version):
+        super().__init__("%s: save format %d" % (path, version))
+        self.path = path
+        self.version = version
+
+
+def version(blob):
+    """The format version a copy's header names, or 0 when it names none."""
+    word = blob[:HEADER].split(b" ", 1)[0]
+    digits = word[4:]
+    if word[:4] != b"save" or not digits or len(digits) > 4 or not digits.isdigit():
+        return 0
+    return int(digits)
 
 
 def pack(data):
@@ -63,7 +86,7 @@ def pack(data):
 
 def unpack(blob):
     """The data in a copy, or raise ValueError saying what is wrong."""
-    end = blob.find(b"\n")
+    end = blob.find(b"\n", 0, HEADER)
     if end < 0:
         raise ValueError("no header line")
     parts = blob[:end].split()
@@ -119,9 +142,23 @@ def remove(path):
         os.remove(path)
 
 
-def append(path, data):
-    """Add ``data`` (bytes) at the end of the file ``path``."""
-    with open(path, "ab") as f:
+def size(path):
+    """The bytes in the file ``path``, 0 when it is missing."""
+    try:
+        return os.stat(path)[6]
+    except OSError:
+        return 0
+
+
+def write_at(path, at, data):
+    """Write ``data`` (bytes) into the file ``path`` from its byte ``at`` on
+    (the end, or where a failed write began: what it left is written over)."""
+    try:
+        f = open(path, "r+b")
+    except OSError:
+        f = open(path, "wb")  # (a file not there yet)
+    with f:
+        f.seek(at)
         f.write(data)
 
 
@@ -135,12 +172,14 @@ def replace(path, chunks):
 
 
 def _read(path):
-    """A good copy's data, or raise OSError (missing) / ValueError (bad)."""
+    """A good copy's data, or raise OSError (missing), Newer or ValueError (bad)."""
     size = os.stat(path)[6]
     if size > LIMIT:
         raise ValueError("larger than %d bytes" % LIMIT)
     with open(path, "rb") as f:
         blob = f.read(size)  # no more: a Pico's heap in play may hold no free block of LIMIT bytes
+    if version(blob) > VERSION:
+        raise Newer(path, version(blob))
     return unpack(blob)
 
 
@@ -148,7 +187,7 @@ def _good(path):
     try:
         _read(path)
         return True
-    except (OSError, ValueError):
+    except (OSError, ValueError):  # (Newer too: a newer copy is not ours to finish)
         return False
 
 
@@ -171,13 +210,16 @@ def save(path, data, between=None):
 
 
 def load(path):
-    """``(data, note)`` from the newest good copy; see the module notes."""
+    """``(data, note)`` from the newest good copy; see the module notes.
+    Raises Newer when the newest copy that is not bad is newer firmware's."""
     problems = []
     for name in (path, path + NEW, path + OLD):
         try:
             data = _read(name)
         except OSError:
             continue
+        except Newer:
+            raise
         except ValueError as err:
             problems.append("%s: %s" % (name, err))
             continue

@@ -14,6 +14,7 @@ WHEEL = 2  # a decision too: which wheel to turn (Detour)
 POPOFF = 3  # chance: who wins the pop-off duel (Detour)
 OVER = 4
 PHASE_NAMES = ("roll", "decide", "wheel", "popoff", "over")
+STEP_TEXT = 24  # characters: no step's notation is longer, and a number read from one stays small
 # owners(): a space nobody stands on, or a piece of no player (a Mehen lion)
 EMPTY = 255
 LION = 254
@@ -237,6 +238,8 @@ class Game:
 
     def parse(self, text):
         """The step named by ``text`` in the current phase (not checked for legality)."""
+        if len(text) > STEP_TEXT:
+            raise IllegalMove("cannot read %r... (%d characters) as a step" % (text[:STEP_TEXT], len(text)))
         step = self._parse(text.strip())
         if step is None:
             raise IllegalMove("cannot read %r as a %s step" % (text, PHASE_NAMES[self.phase]))

@@ -385,9 +385,10 @@ class Snuka(Game):
             raise SaveError("save: colours go down only in rotation, once the reds are gone")
         if any(colours[c] == OUT for c in range(1, 6)) or (colours[BLACK] == OUT and self.phase != OVER):
             raise SaveError("save: only the black can be removed, and that ends the frame")
-        # a red potted scores 1 and earns a colour (7 at most); a colour down in the rotation scored once
+        # a red potted scores 1 and earns a colour (7 at most); a colour down in the rotation scored once.
+        # Penalties only take points away: what the players' scores above 0 add up to was potted
         most = 8 * (len(self.board.spots[RED]) - self.reds) + sum(c + 1 for c in range(1, 7) if colours[c] == DOWN)
-        if max(self.scores) > most or sum(self.scores) > most:
+        if sum(s for s in self.scores if s > 0) > most:
             raise SaveError("save: field 'scores' is more than the counters potted give")
         if self.actor != self.turn:
             raise SaveError("save: the actor must be the player whose turn it is")

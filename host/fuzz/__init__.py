@@ -10,7 +10,10 @@ reproduced from the seed. ``python -m host.fuzz`` runs them all.
 """
 
 import json
+import os
+import random
 import re
+import tempfile
 
 SHOWN = 200  # how much of a failing case is printed
 
@@ -89,3 +92,35 @@ def mutate(tree, rng, times=1):
             parent[key] = _copy(rng.choice(HOSTILE))
         done.append((how, path))
     return tree, done
+
+
+MEMORY = "/dev/shm" if os.path.isdir("/dev/shm") else None  # a campaign writes many files: in memory if it can
+
+
+def games_in_folders(name, noun, figures, cases, seed, one):
+    """A campaign of ``cases`` games, each in a fresh folder (in memory where
+    there is such a filesystem) with a setup of ``host.fuzz.saves.SETUPS`` in
+    turn: ``one(folder, setup, case, rng, steps)`` gives None or (figure,
+    what). An exception is a case of the figure "halts". Returns the figure line."""
+    from host.fuzz.saves import SETUPS
+    from rules.playout import Rng
+
+    rng = random.Random(seed)  # the campaign's choices
+    steps = Rng(seed)  # the games' dice and decisions
+    counts = dict.fromkeys(figures, 0)
+    shown = 0
+    with tempfile.TemporaryDirectory(prefix="fuzz-%s-" % name, dir=MEMORY) as root:
+        for case in range(cases):
+            folder = "%s/%d/" % (root, case)
+            os.mkdir(folder)
+            setup = SETUPS[case % len(SETUPS)]
+            try:
+                failure = one(folder, setup, case, rng, steps)
+            except Exception as err:
+                failure = "halts", repr(err)
+            if failure:
+                counts[failure[0]] += 1
+                shown += 1
+                if shown <= 5:
+                    report(name, (seed, case, setup[0]) + tuple(failure))
+    return "%s: %s %s, %s" % (name, format(cases, ","), noun, ", ".join("%d %s" % (counts[k], k) for k in figures))

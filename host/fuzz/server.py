@@ -49,10 +49,10 @@ METHODS = ("GET", "POST", "POST", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "G
 class Server:
     """``python -m host.web`` on a free port, with its own temp folder."""
 
-    def __init__(self):
+    def __init__(self, timeout_s=TIMEOUT_S):
         self.tmp = tempfile.TemporaryDirectory(prefix="fuzz-server-")
         env = dict(os.environ, TMPDIR=self.tmp.name)
-        self.proc = subprocess.Popen([sys.executable, "-m", "host.web", "--port", "0", "--timeout", str(TIMEOUT_S)], cwd=ROOT, env=env,
+        self.proc = subprocess.Popen([sys.executable, "-m", "host.web", "--port", "0", "--timeout", str(timeout_s)], cwd=ROOT, env=env,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         url = self.proc.stdout.readline().split("open ", 1)[1].split()[0]
         self.port = int(url.rstrip("/").rsplit(":", 1)[1])

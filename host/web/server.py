@@ -12,20 +12,28 @@ for what the board shows.
     GET  /api/live                   {"id"} of the board followed over USB (make live), else 404
 
 Every request that cannot be served gets a 4xx and ``{"error": "..."}``.
-A connection is a thread, at most MAX_CONNECTIONS at once (beyond: 503 at
-once); a request must arrive whole within TIMEOUT_S of the connection
-waiting for it, or it gets a 408 and the connection is closed (an idle
-keep-alive, a client sending a byte now and then); a read or write stalled
-that long ends the connection too. The page's event stream sends a frame
-when what it shows changes, and a comment line as a heartbeat.
+No client can starve the others. A connection costs no thread until its
+request has arrived whole: one thread (``Gate``) reads every connection's
+request as its bytes come, and one that has not arrived whole within
+TIMEOUT_S of the connection opening gets a 408 and is closed (an idle
+socket, headers or a body sent a byte now and then). At most MAX_PENDING
+connections wait so; one more closes the oldest with a 503. A request
+arrived is answered by a thread of its own, at most MAX_CONNECTIONS at once
+(beyond: 503 at once), and the connection closes after it; a write stalled
+TIMEOUT_S ends it too. The page's event stream sends a frame when what it
+shows changes, and a comment line as a heartbeat; at most MAX_STREAMS are
+open at once, and one more ends the oldest (a page that is still there
+opens it again), so the streams never take the threads requests need.
 
 ``make_server(port=0)`` gives a server to run in a thread (the tests do);
 ``python -m host.web`` runs one until Ctrl-C or SIGTERM.
 """
 
+import io
 import json
 import mimetypes
 import os
+import selectors
 import signal
 import socket
 import sys
@@ -41,8 +49,11 @@ STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 MAX_BODY = 1 << 20  # a record of a long game is well under 100 KB
 IDLE_S = 600  # a board nobody has watched for this long is put away
 MAX_SESSIONS = 20
-MAX_CONNECTIONS = 100  # 50 event streams and the requests beside them fit
-TIMEOUT_S = 10
+MAX_CONNECTIONS = 100  # requests answered at once, the event streams among them
+MAX_STREAMS = 60  # event streams open at once: 40 threads are always left to the other requests
+MAX_PENDING = 1000  # connections whose request is still arriving
+MAX_HEAD = 1 << 17  # bytes of a request line and headers read before the handler refuses them (414, 431)
+TIMEOUT_S = 5
 
 
 class SimServer(ThreadingHTTPServer):
@@ -55,32 +66,50 @@ class SimServer(ThreadingHTTPServer):
         self.catalogue = json.dumps(layout.catalogue())
         self.timeout_s = timeout_s
         self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
-        self.waiting = {}  # connection -> when its request must have arrived
-        self.lock = threading.Lock()  # guards waiting and sessions
+        self.arrived = {}  # connection -> its request's bytes, read by the gate
+        self.streams = []  # the event streams open, the oldest first
+        self.lock = threading.Lock()  # guards arrived, streams and sessions
         self.live = None  # the board followed over USB (host.live), which every page shows
         super().__init__(address, Handler)
+        self.gate = Gate(self)
 
     def process_request(self, request, client_address):
+        self.gate.add(request, client_address)
+
+    def answer(self, request, client_address, data):
+        """The gate read the request ``data`` whole: answer it on a thread of its own."""
         if self.slots.acquire(blocking=False):
+            with self.lock:
+                self.arrived[request] = data
+            request.setblocking(True)
             super().process_request(request, client_address)
             return
-        try:  # every thread is busy: say so at once, without one
-            request.settimeout(1)
-            request.sendall(_answer(503, "the server is busy (%d connections): try again" % MAX_CONNECTIONS))
-        except OSError:
-            pass
-        request.close()
+        _refuse(request, 503, "the server is busy (%d requests at once): try again" % MAX_CONNECTIONS)
+
+    def open_stream(self, found):
+        """A new event stream of session ``found``; the oldest one ends if MAX_STREAMS are open."""
+        stream = Stream(found)
+        with self.lock:
+            self.streams.append(stream)
+            oldest = self.streams.pop(0) if len(self.streams) > MAX_STREAMS else None
+        if oldest:
+            oldest.end()
+        return stream
+
+    def close_stream(self, stream):
+        with self.lock:
+            if stream in self.streams:
+                self.streams.remove(stream)
 
     def close_request(self, request):
-        """Read what the client still sends (for a second at most) before
-        closing: a close with bytes unread resets the connection, and the
-        client may lose the answer sent just before."""
+        """Read what the client is still sending (for a second at most, while
+        it keeps coming) before closing: a close with bytes unread resets the
+        connection, and the client may lose the answer sent just before."""
         deadline = time.monotonic() + 1
         try:
-            while time.monotonic() < deadline:
-                request.settimeout(max(0.01, deadline - time.monotonic()))
-                if not request.recv(1 << 16):
-                    break
+            request.settimeout(0.05)
+            while time.monotonic() < deadline and request.recv(1 << 16):
+                pass
         except OSError:
             pass
         super().close_request(request)
@@ -90,21 +119,6 @@ class SimServer(ThreadingHTTPServer):
             super().process_request_thread(request, client_address)
         finally:
             self.slots.release()
-
-    def service_actions(self):
-        """Answer 408 and close where a request is overdue (serve_forever
-        calls this twice a second); the handler's read then ends."""
-        now = time.monotonic()
-        with self.lock:
-            late = [conn for conn, deadline in self.waiting.items() if now > deadline]
-            for conn in late:
-                del self.waiting[conn]
-        for conn in late:
-            try:
-                conn.sendall(_answer(408, "the request did not arrive within %g s" % self.timeout_s))
-                conn.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
 
     def handle_error(self, request, client_address):
         if not isinstance(sys.exc_info()[1], OSError):  # a connection closed or timed out is no fault
@@ -140,6 +154,7 @@ class SimServer(ThreadingHTTPServer):
     def server_close(self):
         """Stop listening and put every board away, its temp folder with it."""
         super().server_close()
+        self.gate.close()
         with self.lock:
             for s in self.sessions.values():
                 s.close()
@@ -151,6 +166,144 @@ def _answer(code, message):
     body = json.dumps({"error": message}).encode()
     return (b"HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
             % (code, HTTPStatus(code).phrase.encode(), len(body), body))
+
+
+def _refuse(conn, code, message):
+    """Answer ``code`` and close, without a thread: a short answer fits in the socket's buffer."""
+    try:
+        conn.setblocking(False)
+        conn.send(_answer(code, message))
+        conn.shutdown(socket.SHUT_WR)
+    except OSError:
+        pass
+    conn.close()
+
+
+def _complete(data):
+    """Whether ``data`` holds a whole request: its line, its headers and the
+    body its Content-Length gives (a length that cannot be read or is over
+    MAX_BODY: the handler refuses it, so the headers suffice)."""
+    end = data.find(b"\r\n\r\n")
+    if end < 0:
+        end = data.find(b"\n\n")
+        if end < 0:
+            return len(data) > MAX_HEAD
+    for line in data[:end].split(b"\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            value = value.strip()
+            if value.isdigit() and len(value) < 10 and int(value) <= MAX_BODY:
+                return len(data) >= end + 4 + int(value)
+    return True
+
+
+class Gate(threading.Thread):
+    """Reads the requests of every connection as their bytes come, on one
+    thread; a request arrived whole goes to ``server.answer``."""
+
+    def __init__(self, server):
+        super().__init__(daemon=True)
+        self.server = server
+        self.selector = selectors.DefaultSelector()
+        self.waiting = {}  # connection -> [address, bytes so far, deadline], the oldest first
+        self.new = []  # (connection, address) handed over by the server's thread
+        self.lock = threading.Lock()
+        self._wake, self._woken = socket.socketpair()
+        self._woken.setblocking(False)
+        self.selector.register(self._woken, selectors.EVENT_READ)
+        self.closed = False
+        self.start()
+
+    def add(self, conn, address):
+        with self.lock:
+            self.new.append((conn, address))
+        try:
+            self._wake.send(b"x")
+        except OSError:  # (the wake-up socket's buffer is full: the gate is awake already)
+            pass
+
+    def close(self):
+        self.closed = True
+        self.add(None, None)
+        self.join(2)
+        for conn in list(self.waiting):
+            conn.close()
+        self._wake.close()
+        self._woken.close()
+
+    def run(self):
+        while not self.closed:
+            now = time.monotonic()
+            first = next(iter(self.waiting.values()), None)
+            ready = self.selector.select(max(0.0, first[2] - now) if first else None)
+            for key, _ in ready:
+                if key.fileobj is self._woken:
+                    self._take()
+                else:
+                    self._read(key.fileobj)
+            self._expire(time.monotonic())
+
+    def _take(self):
+        try:
+            while self._woken.recv(4096):
+                pass
+        except OSError:
+            pass
+        with self.lock:
+            new, self.new = self.new, []
+        deadline = time.monotonic() + self.server.timeout_s
+        for conn, address in new:
+            if conn is None:
+                continue
+            conn.setblocking(False)
+            self.waiting[conn] = [address, b"", deadline]
+            self.selector.register(conn, selectors.EVENT_READ)
+            if len(self.waiting) > MAX_PENDING:
+                self._drop(next(iter(self.waiting)), 503, "the server is busy (%d connections wait): try again"
+                           % MAX_PENDING)
+
+    def _read(self, conn):
+        state = self.waiting[conn]
+        try:
+            chunk = conn.recv(1 << 16)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        state[1] += chunk
+        if not chunk or _complete(state[1]):  # (a client that closed its side: what came is all there is)
+            self._forget(conn)
+            if state[1]:
+                self.server.answer(conn, state[0], state[1])
+            else:
+                conn.close()
+
+    def _expire(self, now):
+        for conn, state in list(self.waiting.items()):
+            if now < state[2]:
+                break  # (the rest came later)
+            self._drop(conn, 408, "the request did not arrive within %g s" % self.server.timeout_s)
+
+    def _drop(self, conn, code, message):
+        self._forget(conn)
+        _refuse(conn, code, message)
+
+    def _forget(self, conn):
+        del self.waiting[conn]
+        self.selector.unregister(conn)
+
+
+class Stream:
+    """An event stream open on ``session``: ``end()`` ends it at its next wake-up, which it brings on."""
+
+    def __init__(self, session):
+        self.session = session
+        self.ended = False
+
+    def end(self):
+        self.ended = True
+        with self.session.lock:
+            self.session.lock.notify_all()
 
 
 def make_server(host="127.0.0.1", port=0, urandom=os.urandom, speed=session.DEFAULT_SPEED, timeout_s=TIMEOUT_S):
@@ -206,24 +359,13 @@ class Handler(BaseHTTPRequestHandler):
     default_request_version = "HTTP/1.0"  # a request without a version is answered with a status line
 
     def setup(self):
-        self.timeout = self.server.timeout_s + 2  # each read and write; later than the 408 for a late request
+        self.timeout = self.server.timeout_s  # each write to a client that does not read
         super().setup()
+        with self.server.lock:
+            self.rfile = io.BytesIO(self.server.arrived.pop(self.connection))  # the request, as the gate read it
 
     def log_message(self, format, *args):
         pass  # the terminal shows the address and errors, not every request
-
-    def handle_one_request(self):
-        with self.server.lock:
-            self.server.waiting[self.connection] = time.monotonic() + self.server.timeout_s
-        try:
-            super().handle_one_request()
-        finally:
-            self._arrived()
-
-    def _arrived(self):
-        """The request is read whole: no deadline while it is answered."""
-        with self.server.lock:
-            self.server.waiting.pop(self.connection, None)
 
     def send_error(self, code, message=None, explain=None):
         """http.server's refusals of a request it cannot read, as JSON; the
@@ -244,6 +386,7 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-store")
+        self.send_header("Connection", "close")  # (the gate reads each connection's one request)
         for name, value in extra:
             self.send_header(name, value)
         self.end_headers()
@@ -266,10 +409,9 @@ class Handler(BaseHTTPRequestHandler):
         length = int(text)
         if length > MAX_BODY:
             raise Refused(413, "the request is larger than %d KB" % (MAX_BODY >> 10))
-        body = self.rfile.read(length)  # (a late body gets the 408 of service_actions)
+        body = self.rfile.read(length)
         if len(body) < length:
             raise Refused(400, "the body ended after %d of its %d bytes" % (len(body), length))
-        self._arrived()
         return body.decode("utf-8", "replace")
 
     def _session(self, key):
@@ -281,7 +423,6 @@ class Handler(BaseHTTPRequestHandler):
     # -- routes ---------------------------------------------------------------------------
 
     def do_GET(self):
-        self._arrived()
         try:
             self._get()
         except OSError:
@@ -367,11 +508,12 @@ class Handler(BaseHTTPRequestHandler):
         self.close_connection = True
         seen = {}
         sent = {}  # kind -> the event last written: a stream that fell a whole animation behind skips a repeat
+        stream = self.server.open_stream(found)
         with found.lock:
             found.listeners += 1
         try:
-            while not found.closed:
-                news = found.updates(seen)
+            while not found.closed and not stream.ended:
+                news = found.updates(seen, ended=lambda: stream.ended)
                 fresh = [event for kind, _, event in news if sent.get(kind) != event]
                 for kind, version, event in news:
                     seen[kind], sent[kind] = version, event
@@ -381,6 +523,7 @@ class Handler(BaseHTTPRequestHandler):
         except OSError:
             pass  # the page went away
         finally:
+            self.server.close_stream(stream)
             with found.lock:
                 found.listeners -= 1
                 found.idle_since = time.monotonic()

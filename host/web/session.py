@@ -120,11 +120,7 @@ class Session:
 
     def _begin(self, game, steps=()):
         """Put ``game`` on the board, its record so far being ``steps``."""
-        self.keeper.begin(game)
-        if steps:
-            with open(self.keeper.record_path, "a") as f:
-                f.write("".join(text + "\n" for text in steps))
-            self.keeper.steps = len(steps)
+        self.keeper.begin(game, steps)
         self.rig = Rig(game, self.urandom, sensors=self.sensors, keeper=self.keeper, log=self._note)
         self.hand = []  # pieces in the players' hands: [piece, space it came from]
         self.down = [None] * len(self.rig.sim.levels)  # when each die button went down
@@ -524,12 +520,12 @@ class Session:
             self._state_sent = state
             self._post("state", state)
 
-    def updates(self, seen, wait=15):
+    def updates(self, seen, wait=15, ended=lambda: False):
         """The news the page has not seen (``seen``: kind -> version), waiting
-        up to ``wait`` s: [(kind, version, event bytes)]."""
+        up to ``wait`` s, or until ``ended()`` says the stream is over: [(kind, version, event bytes)]."""
         with self.lock:
             deadline = time.monotonic() + wait
-            while not self.closed:
+            while not self.closed and not ended():
                 fresh = [(kind,) + self.news[kind] for kind in _ORDER if kind in self.news
                          and seen.get(kind) != self.news[kind][0]]
                 left = deadline - time.monotonic()

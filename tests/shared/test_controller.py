@@ -25,6 +25,7 @@ class Recorder:
 
     def __init__(self):
         self.lines = []
+        self.failing = ""
 
     def played(self, record_line, game):
         self.lines.append(list(record_line.values())[0])

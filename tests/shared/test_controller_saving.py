@@ -2,9 +2,10 @@
 any two steps resumes the last applied one, and the record on the device
 replays to the same game."""
 
+from app import colours as C
 from app.keeper import BAD, Keeper
 from hal import storage
-from hal.simulated import Rig
+from hal.simulated import Full, Rig, powered
 from rules.games import new_game
 from rules.players import RandomPlayer
 from rules.playout import Rng
@@ -85,4 +86,65 @@ def test_a_save_of_another_game_is_not_resumed():
     keeper.begin(new_game("mehen", board_data("mehen"), 2))
     resumed, note = Keeper(folder + "/").resume(detour())
     assert resumed is None and "mehen" in note
+    done(folder)
+
+
+def _replayed(keeper):
+    with open(keeper.record_path) as f:
+        return replay(f, lambda name: board_data(name)).save()
+
+
+def test_a_full_flash_keeps_the_game_in_ram_shows_it_once_and_the_next_write_catches_up():
+    folder = fresh()
+    logged = []
+    keeper = Keeper(folder + "/", "detour", log=logged.append)
+    game = detour()
+    keeper.begin(game)
+    rig = Rig(game, Dice(3), keeper=keeper)
+    bot = RandomPlayer(Rng(3))
+
+    def step():
+        rig.act(None if rig.game.is_chance() else bot.choose(rig.game))
+
+    for _ in range(3):
+        step()
+    flash = Full(7)  # the next write stops after 7 bytes: half a record line on the flash
+    for _ in range(6):
+        powered(step, flash)
+    assert keeper.failing == "OSError: 28" and keeper.steps == 9
+    assert len(logged) == 1 and "the game goes on in RAM" in logged[0]
+    rig.run(2 * C.SLOW_MS)  # the first pixel blinks magenta
+    frames = set()
+    for _ in range(4):
+        rig.run(C.SLOW_MS // 2)
+        frames.add(bytes(rig.ctl.ports.pixels.frame[:3]))
+    assert bytes(C.UNSAVED) in frames and len(frames) == 2
+    flash.steps = -1  # room made on the flash
+    powered(step, flash)
+    assert keeper.failing == "" and logged[1] == "the flash took the game again: saved at step 10"
+    assert _replayed(keeper) == rig.game.save()
+    resumed, note = Keeper(folder + "/", "detour").resume(detour())
+    assert note == "" and resumed.save() == rig.game.save()
+    done(folder)
+
+
+def test_a_torn_record_line_is_cut_away_on_resume_and_the_console_says_so():
+    folder = fresh()
+    keeper = Keeper(folder + "/", "detour", log=lambda text: None)
+    game = detour()
+    keeper.begin(game)
+    rig = Rig(game, Dice(5), keeper=keeper)
+    bot = RandomPlayer(Rng(5))
+    for _ in range(4):
+        rig.act(None if rig.game.is_chance() else bot.choose(rig.game))
+    saved = rig.game.save()
+    flash = Full(9)
+    powered(lambda: rig.act(None if rig.game.is_chance() else bot.choose(rig.game)), flash)
+    # the power goes with the flash still full: half a line at the record's end
+    with open(keeper.record_path, "rb") as f:
+        assert not f.read().endswith(b"\n")
+    resumed, note = Keeper(folder + "/", "detour").resume(detour())
+    assert resumed.save() == saved
+    assert note == "the record was cut back to 5 lines: its line 6 is cut short"
+    assert _replayed(keeper) == saved
     done(folder)

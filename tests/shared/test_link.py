@@ -4,31 +4,18 @@ board wrote, the controller the real one on simulated pins."""
 
 import json
 
-from app.keeper import Keeper
-from app.link import FRAME_GAP_MS, MAX_LINE, PAGE, PAGE_BYTES, POLL_MS, PROTOCOL, QUIET_MS, Link
-from hal.simulated import Rig
+from app.keeper import STRIDE, Keeper
+from app.link import FRAME_GAP_MS, MAX_LINE, PAGE, PAGE_BYTES, POLL_MS, PROTOCOL, QUIET_MS, READ_PAGE, Link
+from hal import storage
+from hal.simulated import CountedFile, Rig, SerialPort
 from rules.games import new_game
 from rules.playout import Rng
 from rules.record import header
 from support import board_data, done, fresh
 
 
-class Serial:
-    """The port as the board sees it: bytes the host sent, lines the board wrote."""
-
-    def __init__(self):
-        self.waiting = bytearray()
-        self.written = bytearray()
-
-    def read(self):
-        if not self.waiting:
-            return -1
-        b = self.waiting[0]
-        self.waiting[:1] = b""
-        return b
-
-    def write(self, data, start=0, end=None):
-        self.written += data[start:end]
+class Serial(SerialPort):
+    """The port as the board sees it, and as the host reads and writes it."""
 
     def send(self, text):
         self.waiting += text.encode() if isinstance(text, str) else text
@@ -311,4 +298,45 @@ def test_a_failing_port_is_logged_and_the_game_goes_on():
     b.run(100)
     assert logged and logged[0].startswith("fault in link: OSError(5")  # (MicroPython writes "OSError(5,)")
     assert b.keeper.steps == 1  # the roll was played
+    b.close()
+
+
+def test_a_damaged_record_line_is_answered_as_an_error_naming_it_never_sent_raw():
+    b = Board()
+    game = b.rig.game
+    while b.keeper.steps < 5:
+        b.rig.act(None if game.is_chance() else game.legal()[0])
+    with open(b.keeper.record_path, "rb") as f:
+        lines = f.read().split(b"\n")
+    lines[3] = b'{"roll": "3,5\xff\x00 garbage}'  # as a failing flash left it
+    with open(b.keeper.record_path, "wb") as f:
+        f.write(b"\n".join(lines))
+    answers = b.ask("~record 2\n")
+    assert [a["n"] for a in answers[:2]] == [2, 3] and "line" in answers[0]
+    assert answers[1] == {"n": 3, "error": "record line 3 is damaged (not a whole line as the record writes it): "
+                                           "it is cut away when the board next starts"}
+    assert b.ask("~record 4\n")[0] == {"n": 4, "line": json.loads(lines[4])}
+    b.close()
+
+
+def test_finding_a_line_far_into_a_long_record_reads_a_few_lines_not_the_record():
+    import app.link
+
+    b = Board()
+    steps = 5000
+    with open(b.keeper.record_path, "ab") as f:
+        for _ in range(steps):
+            f.write(b'{"roll": "3,5"}\n')  # (the lines are not replayed: only read)
+    storage.save(b.keeper.save_path, json.dumps({"version": 1, "steps": steps, "state": b.rig.game.save()}))
+    keeper = Keeper(b.folder + "/", "detour")
+    assert keeper.resume(new_game("detour", board_data("detour"), 2))[1] == ""
+    b.rig.ctl.keeper = keeper
+    read = [0]
+    app.link.open = lambda path, mode: CountedFile(open(path, mode), read)
+    try:
+        answers = b.ask("~record %d\n" % (steps - 5))
+    finally:
+        del app.link.open
+    assert answers[0]["n"] == steps - 5 and answers[-1]["record"] == answers[-2]["n"] + 1
+    assert read[0] <= 2 * STRIDE * 16 + READ_PAGE, read  # of 80 KB
     b.close()

@@ -3,9 +3,10 @@ first bad line named."""
 
 import json
 
-from rules.core import RulesError
-from rules.playout import Rng, random_record
-from rules.record import RecordError, dumps, replay
+from rules.core import STEP_TEXT, RulesError
+from rules.games import GAMES, new_game
+from rules.playout import Rng, random_record, random_step
+from rules.record import RecordError, dumps, line, replay
 from support import board_data, detour, raises
 
 
@@ -67,3 +68,26 @@ def test_a_hostile_line_is_refused_and_repeated_only_in_part():
     head = dumps({"record": 1, "game": "detour", "board": "detour", "players": 2, "options": {}})
     err = raises(RecordError, replay, [head, '{"play": "%s"}' % ("x" * 100000)], board_data)
     assert str(err).startswith("line 2: ") and len(str(err)) < 200
+
+
+def test_a_step_too_long_to_be_one_is_refused_before_a_number_is_read():
+    # 5,000 digits: CPython refuses to turn so many into an int with a ValueError of its own
+    for name, step in (("mehen", "L" + "9" * 5000), ("detour", "3," + "5" * 5000), ("sniggle", "1:" + "6" * 5000),
+                       ("snuka", "R" * 5000)):
+        game = new_game(name, board_data(name), 2)
+        lines = random_record(game, Rng(2), 3)
+        key = list(line(game, random_step(game, Rng(1))))[0]  # what the next line must name
+        err = raises(RecordError, replay, lines + [dumps({key: step})], board_data)
+        assert "(%d characters) as a step" % len(step) in str(err) and len(str(err)) < 200, str(err)
+
+
+def test_every_step_a_game_plays_is_written_within_the_length_a_step_is_read_in():
+    for name in GAMES:
+        game = new_game(name, board_data(name), 4 if name != "snuka" else 6)
+        rng = Rng(9)
+        longest = 0
+        while not game.over():
+            steps = [o for o, _, _ in game.chance_outcomes()] if game.is_chance() else game.legal()
+            longest = max([longest] + [len(game.notation(s)) for s in steps])
+            game.play(random_step(game, rng))
+        assert 0 < longest <= STEP_TEXT, (name, longest)
