@@ -266,8 +266,9 @@ class Controller:
     def animate(self, now):
         """Between two flash writes of a save (each may hold the CPU for tens
         of ms): the animation's frame goes out if one is due, so a save does
-        not freeze the dice or the breathing pieces for all its writes."""
-        if self._last_draw is not None and self._frame_due(now):
+        not freeze the dice or the breathing pieces for all its writes. A
+        step just played changed the picture: its frame is due at once."""
+        if self._last_draw is None or self._frame_due(now):
             self._draw(now)
 
     def _settling(self):
