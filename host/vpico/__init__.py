@@ -147,7 +147,7 @@ class VirtualPico:
     def frames(self, since=0):
         return self.request("frames", since=since)["frames"]
 
-    def wait_frame(self, since=0, timeout=30.0):
+    def wait_frame(self, since=0, timeout=120.0):
         """The first frame numbered ``since`` or later, or None after ``timeout`` s of wall time."""
         return self.request("wait_frame", since=since, timeout_ms=int(timeout * 1000))["frame"]
 
