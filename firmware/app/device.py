@@ -145,8 +145,6 @@ def play(ctl, make_link=None):
     try:
         watchdog = WDT(timeout=WATCHDOG_MS)
         _set_restarts(_restarts() & ~COUNTED)  # a restart from now on is a new one
-        if ctl.keeper:
-            ctl.keeper.between = lambda: ctl.animate(time.ticks_ms())
         link = None
         while True:
             now = time.ticks_ms()
@@ -192,6 +190,8 @@ def _started():
         sys.modules.pop(package.__name__ + "." + name, None)
         if hasattr(package, name):
             delattr(package, name)
+    if ctl.keeper:  # a save's flash writes let the animation out between them
+        ctl.keeper.between = lambda: ctl.animate(time.ticks_ms())
     gc.collect()
     return ctl
 
