@@ -243,7 +243,7 @@ class Controller:
                 break  # a throw: its frame goes out first, the other parts are read on the next pass
         if self._later:
             self._later = False  # this pass worked out a new offer: its frame goes out on the next
-        elif self._last_draw is None or self._frame_due(now):
+        elif self._frame_due(now):
             self._draw(now)
         if self._next is not None:
             try:
@@ -254,8 +254,12 @@ class Controller:
             self._save()
 
     def _frame_due(self, now):
-        """Whether an animation's next frame is due (never while a die button's release may be under way)."""
-        return diff(now, self._last_draw) >= FRAME_MS - self._last_draw % FRAME_MS and not self._settling()
+        """Whether a frame is due: the picture changed, or an animation's next
+        frame is (never while a die button's release may be under way)."""
+        last = self._last_draw
+        if last is None:
+            return True
+        return diff(now, last) >= FRAME_MS - last % FRAME_MS and not self._settling()
 
     def _draw(self, now):
         try:
@@ -268,7 +272,7 @@ class Controller:
         of ms): the animation's frame goes out if one is due, so a save does
         not freeze the dice or the breathing pieces for all its writes. A
         step just played changed the picture: its frame is due at once."""
-        if self._last_draw is None or self._frame_due(now):
+        if self._frame_due(now):
             self._draw(now)
 
     def _settling(self):
