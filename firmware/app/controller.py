@@ -267,14 +267,6 @@ class Controller:
         except Exception as err:
             self._fault("draw", err)
 
-    def animate(self, now):
-        """Between two flash writes of a save (each may hold the CPU for tens
-        of ms): the animation's frame goes out if one is due, so a save does
-        not freeze the dice or the breathing pieces for all its writes. A
-        step just played changed the picture: its frame is due at once."""
-        if self._frame_due(now):
-            self._draw(now)
-
     def _settling(self):
         """Whether a die button's release may be under way. An animation's
         frame waits until it is known: painted and sent, it held off the

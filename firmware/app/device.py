@@ -190,8 +190,6 @@ def _started():
         sys.modules.pop(package.__name__ + "." + name, None)
         if hasattr(package, name):
             delattr(package, name)
-    if ctl.keeper:  # a save's flash writes let the animation out between them
-        ctl.keeper.between = lambda: ctl.animate(time.ticks_ms())
     gc.collect()
     return ctl
 

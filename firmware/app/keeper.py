@@ -98,7 +98,6 @@ class Keeper:
         self.save_path = folder + self.name + ".sav"
         self.record_path = folder + self.name + ".jsonl"
         self.on_step = on_step  # called once a step is saved
-        self.between = None  # called between two flash writes of a step (an animation's frame may be due)
         self.log = log
         self.steps = 0  # steps of the game
         self.failing = ""  # why the flash is behind the game, "" when it is in step
@@ -155,10 +154,8 @@ class Keeper:
             if self._behind:
                 self._append()
                 saved = False  # (steps played since the start was saved)
-                if self.between:
-                    self.between()
             if not saved:
-                storage.save(self.save_path, self._saved(game), self.between)
+                storage.save(self.save_path, self._saved(game))
         except OSError as err:
             if not self.failing:
                 self.failing = "%s: %s" % (type(err).__name__, err)

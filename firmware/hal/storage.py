@@ -191,21 +191,14 @@ def _good(path):
         return False
 
 
-def save(path, data, between=None):
-    """Store ``data`` (bytes, or text as UTF-8) at ``path``, atomically.
-    ``between()``, if given, is called between two of its writes: each can
-    hold the CPU for tens of ms (a sector erase), the caller's chance to let
-    a frame of an animation out."""
+def save(path, data):
+    """Store ``data`` (bytes, or text as UTF-8) at ``path``, atomically."""
     if not exists(path) and _good(path + NEW):
         rename(path + NEW, path)
     with open(path + NEW, "wb") as f:
         f.write(pack(data))
     if exists(path):
-        if between:
-            between()
         rename(path, path + OLD)
-    if between:
-        between()
     rename(path + NEW, path)
 
 

@@ -44,20 +44,6 @@ def test_save_and_load_round_trip():
     done(folder)
 
 
-def test_a_save_lets_its_caller_in_between_its_writes_and_each_moment_loads_a_whole_copy():
-    folder = fresh()
-    path = folder + "/game.sav"
-    seen = []
-    save(path, b"first", lambda: seen.append(load(path)))
-    assert seen == [(b"first", "")]  # no save before: only between the copy written and its rename
-    seen = []
-    save(path, b"second", lambda: seen.append(load(path)))
-    # before the old copy is moved aside, and before the new one takes its place: a whole copy each time
-    assert seen == [(b"first", ""), (b"second", "")]
-    assert load(path) == (b"second", "")
-    done(folder)
-
-
 def test_the_file_carries_length_and_checksum_in_a_header_line():
     assert pack(b"hello") == b"save1 5 3610a686\nhello"
     assert pack(b"") == b"save1 0 00000000\n"
