@@ -16,7 +16,7 @@ OPTIONS ?=
 export DEPS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(" ".join(p["dependencies"] + p["optional-dependencies"]["dev"]))
 export STUBS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(*[d for d in p["optional-dependencies"]["dev"] if "stubs" in d])
 
-.PHONY: help setup test sim play watch replay bench bench-check calibrate fuzz strength build flash repl live pull vpico wiring hardware clean
+.PHONY: help setup test sim play watch replay bench bench-check calibrate fuzz strength build flash repl bringup live pull vpico wiring hardware clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -83,6 +83,9 @@ flash: build ## check the Pico's MicroPython, put build/ on it with mpremote and
 
 repl: $(VENV)/.installed ## open the Pico's REPL (PORT=; Ctrl-] leaves)
 	$(PY) -m host.build repl $(if $(PORT),--port $(PORT))
+
+bringup: $(VENV)/.installed ## a freshly soldered board: light each pixel in turn and name its space, then name every input as it changes (PORT=, STEP_MS=500; after make flash; hardware/flashing.md)
+	$(PY) -m host.build bringup $(if $(PORT),--port $(PORT)) $(if $(STEP_MS),--step-ms $(STEP_MS))
 
 live: $(VENV)/.installed ## the board on USB in a browser, live and read-only: open the address it prints (PORT=/dev/ttyACM0, WEB_PORT=8000)
 	$(PY) -m host.live $(if $(PORT),--port $(PORT)) --web-port $(or $(WEB_PORT),8000)

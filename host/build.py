@@ -3,6 +3,7 @@
     python -m host.build [--board NAME] [--led-ma MA]   build/ as the Pico's filesystem
     python -m host.build flash [--port P] [--fresh]
     python -m host.build repl [--port P]
+    python -m host.build bringup [--port P] [--step-ms MS]
 
 ``build/`` holds exactly what goes onto the Pico, in the device's layout:
 ``firmware/``'s contents at the root (but ``hal/simulated.py``, which is for
@@ -334,9 +335,30 @@ def flash(port, build_dir=BUILD, fresh=False):
     return subprocess.run(flash_command(port, build_dir, fresh, remove)).returncode
 
 
+# the bring-up on the Pico (firmware/app/bringup.py): it needs the build flashed
+BRINGUP = ("try:\n"
+           " from app import bringup\n"
+           "except ImportError as err:\n"
+           " print('the firmware on this Pico has no bring-up (%s): run make flash first' % err)\n"
+           "else:\n"
+           " bringup.run(%d)\n")
+
+
+def bringup(port, step_ms):
+    """Run the bring-up on the Pico at ``port`` until Ctrl-C, then reset the
+    Pico into its game; the exit status."""
+    mpremote = str(BIN / "mpremote")
+    try:
+        return subprocess.run([mpremote, "connect", port, "exec", BRINGUP % step_ms]).returncode
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        subprocess.run([mpremote, "connect", port, "reset"])  # the bring-up still runs there: back to the game
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m host.build", description=__doc__.split("\n\n")[0])
-    parser.add_argument("action", nargs="?", choices=("build", "flash", "repl"), default="build")
+    parser.add_argument("action", nargs="?", choices=("build", "flash", "repl", "bringup"), default="build")
     parser.add_argument("--board", help="the board config.json names (default: firmware/config.json's, else %s)"
                         % DEFAULT_CONFIG["board"])
     parser.add_argument("--out", type=Path, default=BUILD, help="build folder (default %(default)s)")
@@ -344,6 +366,7 @@ def main(argv=None):
     parser.add_argument("--fresh", action="store_true", help="flash: clear the Pico's files first (the saved game too)")
     parser.add_argument("--led-ma", type=int, help="the pixels' current budget in config.json, in mA (default: "
                         "firmware/config.json's, else %d; hardware/power.md)" % DEFAULT_CONFIG["led_ma"])
+    parser.add_argument("--step-ms", type=int, default=500, help="bringup: how long each pixel stays lit (ms)")
     args = parser.parse_args(argv)
     try:
         if args.action == "build":
@@ -353,6 +376,8 @@ def main(argv=None):
         port = args.port or find_port()
         if args.action == "repl":
             os.execv(BIN / "mpremote", [str(BIN / "mpremote"), "connect", port, "repl"])
+        if args.action == "bringup":
+            return bringup(port, args.step_ms)
         return flash(port, args.out, args.fresh)
     except BuildError as e:
         print("error: %s" % e, file=sys.stderr)

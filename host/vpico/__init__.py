@@ -72,9 +72,13 @@ class VirtualPico:
     makes one; a missing file is a blank flash the firmware formats).
     Times given to and read from it are the Pico's own milliseconds since it
     last started (``time.ticks_ms()`` on it), so a script of actions is
-    timed by the emulated clock and comes out the same at every run."""
+    timed by the emulated clock and comes out the same at every run.
+    ``swap_chips=(j, k)`` miswires the board: chips j and k of the 74HC165
+    chain in each other's place."""
 
-    def __init__(self, image, board="detour", pins=ROOT / "hardware" / "pins.json", flash_times="typical"):
+    def __init__(self, image, board="detour", pins=ROOT / "hardware" / "pins.json", flash_times="typical",
+                 swap_chips=None):
+        self.swap_chips = swap_chips
         self.image = Path(image)
         self.board = board
         self.flash_times = flash_times
@@ -91,6 +95,8 @@ class VirtualPico:
         command = [sys.executable, "-m", "host.vpico", "--fs", str(self.image), "--board", self.board,
                    "--pins", str(self.pins), "--control", self.control, "--flash-times", self.flash_times,
                    "--with-parent"]
+        if self.swap_chips:
+            command += ["--swap-chips", "%d,%d" % tuple(self.swap_chips)]
         self._proc = subprocess.Popen(command, cwd=ROOT,
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         try:

@@ -123,7 +123,7 @@ def serve(args):
     port = os.ttyname(slave)
     command = ["node", str(HERE / "main.mjs"), "--rom", str(rom), "--uf2", str(uf2), "--fs", str(args.fs),
                "--pins", str(args.pins), "--board", str(board), "--control", str(args.control),
-               "--flash-times", args.flash_times]
+               "--flash-times", args.flash_times] + (["--swap-chips", args.swap_chips] if args.swap_chips else [])
     node = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
     def stop(*_):
@@ -158,6 +158,8 @@ def main(argv=None):
     parser.add_argument("--pins", type=Path, default=ROOT / "hardware" / "pins.json", help="how the board is wired")
     parser.add_argument("--flash-times", choices=("typical", "max"), default="typical",
                         help="the flash chip's erase and program times: the datasheet's typical (default) or maximum")
+    parser.add_argument("--swap-chips", metavar="J,K", help="a miswired board: chips J and K of the 74HC165 chain "
+                        "soldered in each other's place (to try make bringup on)")
     parser.add_argument("--control", help="path of the control socket (default: in a temporary folder)")
     parser.add_argument("--with-parent", action="store_true", help="end when standard input closes (for a parent process)")
     args = parser.parse_args(argv)

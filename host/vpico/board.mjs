@@ -43,8 +43,9 @@ class Scheduler {
 }
 
 export class Board {
-  /** `pins`: role -> GPIO (hardware/pins.json); `board`: the board file. */
-  constructor(pins, board) {
+  /** `pins`: role -> GPIO (hardware/pins.json); `board`: the board file; `swap`: two
+   * chips of the 74HC165 chain soldered in each other's place, or null. */
+  constructor(pins, board, swap = null) {
     this.pins = pins;
     this.lines = new Map();
     this.mcu = null;
@@ -61,8 +62,11 @@ export class Board {
     for (const role of ["die1", "die2"]) this.buttons[role] = new Contact(this.line(role), this.scheduler, seed++);
     this.chain = null;
     if (pins.sensor_data !== undefined) {
+      const chips = Math.ceil(board.sensors / 8);
+      const order = [...Array(chips).keys()];
+      if (swap) [order[swap[0]], order[swap[1]]] = [order[swap[1]], order[swap[0]]];
       this.chain = new HC165Chain(this.line("sensor_latch"), this.line("sensor_clock"), this.line("sensor_data"),
-        Math.ceil(board.sensors / 8));
+        chips, order);
     }
     this.wheels = [];
     const wheels = Array.isArray(board.wheels) ? board.wheels.length : 0;

@@ -6,11 +6,12 @@
 // tools act on the board and read what the pixels showed.
 //
 //   node host/vpico/main.mjs --rom ROM --uf2 UF2 --fs IMAGE --pins PINS_JSON --board BOARD_JSON
-//        --control SOCKET [--flash-times typical|max]
+//        --control SOCKET [--flash-times typical|max] [--swap-chips J,K]
 //
 // IMAGE is the filesystem part of the flash (created blank if missing; the
 // firmware formats it at its first boot); it is written back on `save_fs`,
-// on exit and a moment after the Pico last wrote its flash.
+// on exit and a moment after the Pico last wrote its flash. `--swap-chips J,K`
+// builds a miswired board: chips J and K of the 74HC165 chain in each other's place.
 //
 // Times are ms: `*_ms` of the Pico are since its last start (its ticks_ms),
 // `board_ms` since the board was switched on (it goes on across resets).
@@ -46,7 +47,7 @@ import { Board } from "./board.mjs";
 import { FS_BYTES, Pico, uf2Image } from "./machine.mjs";
 import { transferCycles } from "./xip.mjs";
 
-const USAGE = "usage: node host/vpico/main.mjs --rom ROM --uf2 UF2 --fs IMAGE --pins PINS_JSON --board BOARD_JSON --control SOCKET [--flash-times typical|max]";
+const USAGE = "usage: node host/vpico/main.mjs --rom ROM --uf2 UF2 --fs IMAGE --pins PINS_JSON --board BOARD_JSON --control SOCKET [--flash-times typical|max] [--swap-chips J,K]";
 const CHUNK_CYCLES = 1e6; // between two looks at the socket and the serial input: 8 ms of the Pico's time
 const SAVE_AFTER_MS = 500;
 const CATCH_UP_NS = 20e6; // how far the Pico's clock may lag before the lag is forgotten // wall time after the last flash write before the image is written back
@@ -61,7 +62,7 @@ const argv = process.argv.slice(2);
 while (argv.length) {
   const opt = argv.shift();
   const value = argv.shift() ?? die(`${opt} needs a value\n${USAGE}`);
-  const key = { "--rom": "rom", "--uf2": "uf2", "--fs": "fs", "--pins": "pins", "--board": "board", "--control": "control", "--flash-times": "flashTimes" }[opt];
+  const key = { "--rom": "rom", "--uf2": "uf2", "--fs": "fs", "--pins": "pins", "--board": "board", "--control": "control", "--flash-times": "flashTimes", "--swap-chips": "swapChips" }[opt];
   if (!key) die(`unknown option ${opt}\n${USAGE}`);
   args[key] = value;
 }
@@ -76,7 +77,9 @@ const read = (path, what) => {
 };
 const image = fs.existsSync(args.fs) ? new Uint8Array(read(args.fs, "filesystem image")) : new Uint8Array(FS_BYTES).fill(0xff);
 if (image.length !== FS_BYTES) die(`${args.fs} is ${image.length} bytes; a Pico's filesystem image is ${FS_BYTES}`);
-const board = new Board(JSON.parse(read(args.pins, "pin map")), JSON.parse(read(args.board, "board file")));
+const swap = args.swapChips ? args.swapChips.split(",").map(Number) : null;
+if (swap && (swap.length !== 2 || !swap.every(Number.isInteger))) die(`--swap-chips takes two chip numbers, J,K`);
+const board = new Board(JSON.parse(read(args.pins, "pin map")), JSON.parse(read(args.board, "board file")), swap);
 const boots = [];
 let offNs = 0; // how long the board was without power before this start
 let dirty = null;

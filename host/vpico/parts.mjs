@@ -125,9 +125,11 @@ export class WS2812BChain {
 // sensor_data pin, chip k's SER takes chip k+1's QH, the last chip's SER is
 // tied to 3.3 V. Sensor n is input A + (n mod 8) of chip n div 8. A switch
 // closed by a piece pulls its input to GND; the 10 kOhm pull-up holds an open
-// one at 3.3 V.
+// one at 3.3 V. `order` is a miswired board's: the chip at each place of the
+// chain, counted from the Pico (chips swapped in the chain keep their switches).
 export class HC165Chain {
-  constructor(latch, clock, data, chips) {
+  constructor(latch, clock, data, chips, order = null) {
+    this.order = order ?? [...Array(chips).keys()];
     this.inputs = new Uint8Array(chips * 8).fill(1);
     this.reg = new Uint8Array(chips * 8); // chip k's stage A..H at 8k..8k+7
     this.chips = chips;
@@ -144,7 +146,7 @@ export class HC165Chain {
   }
 
   load() {
-    this.reg.set(this.inputs);
+    this.order.forEach((chip, k) => this.reg.set(this.inputs.subarray(8 * chip, 8 * chip + 8), 8 * k));
     this.data.update();
   }
 
