@@ -31,6 +31,8 @@ from app.paint import paint
 from hal.pixels import Pixels
 from hal.simulated import Bytes, Rig
 from host import build as b
+from host.bench import PAUSE_MS
+from host.bench_pico import longest_pause
 from host.vpico import MissingPicoFiles, VirtualPico, flash, pico_files
 from rules.board import MAX_PIXELS
 from rules.core import DECIDE, ROLL, WHEEL
@@ -292,7 +294,10 @@ def test_each_board_boots_to_the_simulators_picture_and_plays_a_turn_by_hand(bui
             assert before.parse(json.loads(record(pico)[-1])["play"])[0] == "pot"
         else:
             if rig.game.phase == ROLL:
-                press_die(pico, rig, pico.now() + 10)
+                rolled = pico.now() + 10
+                press_die(pico, rig, rolled)
+                # the dice tumble, the throw is saved, the pieces breathe: no frame waits long on the flash
+                assert longest_pause(pico, [f for f in pico.frames() if f["t_ms"] >= rolled]) <= PAUSE_MS
             if rig.game.phase == DECIDE:
                 move_piece(pico, rig)
         ours = record(pico)

@@ -142,8 +142,8 @@ def test_computer_seats_pause_after_each_step_as_long_as_the_speed_says():
     for speed in ("slow", "normal", "fast"):
         s = session("sniggle", ("greedy", "greedy"), speed)
         try:
-            took[speed] = run_until(s, lambda: s.keeper.steps >= 12, 120000)
-            assert s.keeper.steps == 12
+            took[speed] = run_until(s, lambda: s.rig.ctl.steps() >= 12, 120000)
+            assert s.rig.ctl.steps() == 12
         finally:
             s.close()
     assert took["slow"] > took["normal"] > took["fast"]

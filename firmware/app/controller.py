@@ -97,6 +97,7 @@ class Controller:
         self._view = None
         self._later = False  # draw on the next pass, not this one
         self._unsaved = []  # record lines of steps played but not yet saved
+        self._throw_waits = False  # they end with a throw, saved once the dice settle
         self._polls = (self._poll_buttons, self._poll_sensors, self._poll_wheels, self._poll_beams, self._poll_panel)
         self.version = 0  # counts the refreshes: what paint keeps of the game is good for one
         extras = game.board.extras
@@ -206,10 +207,15 @@ class Controller:
         text = line(game, step)  # the record line names the step as the phase before it saw it
         events = game.play(step)
         self._unsaved.append(text)
+        self._throw_waits = False
         self._show_events(events)
         self._refresh()
         self._event_now()
         return events
+
+    def steps(self):
+        """Steps of the game played, saved or not yet (a throw is saved once the dice settle)."""
+        return (self.keeper.steps if self.keeper else 0) + len(self._unsaved)
 
     def _save(self):
         """Save the steps played since the last save, in order."""
@@ -250,7 +256,9 @@ class Controller:
                 self._apply()
             except Exception as err:
                 self._fault("play", err)
-        if self._unsaved:
+        # a throw is saved once the dice settle, so no frame of theirs waits on the
+        # flash; a step played on before then is saved at once, with the throw
+        if self._unsaved and not (self._throw_waits and self.tumble.rattling(now)):
             self._save()
 
     def _frame_due(self, now):
@@ -266,6 +274,18 @@ class Controller:
             self.draw(now)
         except Exception as err:
             self._fault("draw", err)
+
+    def animate(self, now, erase=False):
+        """Between two flash writes of a save (``hal.flash``): the
+        animation's frame goes out if one is due, and before an ``erase``
+        (it holds the CPU for 45 ms) even one not yet due, if the picture
+        moved since the last. A fault here is counted, not logged: the log
+        is a file, and the filesystem is in the middle of a write."""
+        try:
+            if self._frame_due(now) or erase and not self._settling():
+                self.draw(now)
+        except Exception:
+            self.faults += 1
 
     def _settling(self):
         """Whether a die button's release may be under way. An animation's
@@ -367,6 +387,7 @@ class Controller:
         self._next = None
         duel = self.duel is not None and self.game.phase == POPOFF
         self.play(step)
+        self._throw_waits = True
         if duel:
             self.duel = None
         self.ports.chance.refill()  # the random bytes of the next throw, drawn while nobody waits

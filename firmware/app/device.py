@@ -142,6 +142,9 @@ def play(ctl, make_link=None):
     returns) for ever, under the watchdog."""
     from machine import WDT
 
+    from hal import flash
+
+    paced = flash.pace(lambda erase: ctl.animate(time.ticks_ms(), erase))  # a save's flash writes let the animation out
     try:
         watchdog = WDT(timeout=WATCHDOG_MS)
         _set_restarts(_restarts() & ~COUNTED)  # a restart from now on is a new one
@@ -156,6 +159,8 @@ def play(ctl, make_link=None):
             watchdog.feed()
             time.sleep_ms(LOOP_MS)
     finally:
+        if paced:
+            paced.between = None  # the REPL's own file writes (mpremote cp) leave the pixels be
         stop_watchdog()
         _set_restarts(_restarts() | COUNTED)  # REASON stays set through a soft reset
 

@@ -17,7 +17,7 @@ machine code (``hal.viper``), elsewhere interpreted as written here."""
 from array import array
 
 from app import colours as C
-from hal.die import TUMBLE_MS, TUMBLE_STEP_MS
+from hal.die import TUMBLE_STEP_MS
 from hal.ticks import diff
 from rules.core import EMPTY, LION, OVER, POPOFF, ROLL
 
@@ -288,7 +288,7 @@ def _dice(ctl, canvas, f, now):
         return
     if ctl.sticks:
         mask = ctl.roll if isinstance(ctl.roll, int) else -1
-        if mask >= 0 and diff(now, ctl.tumble.started) < TUMBLE_MS:
+        if mask >= 0 and ctl.tumble.rattling(now):
             mask = (mask + now // TUMBLE_STEP_MS) & 7  # the sticks rattle
         if game.phase == ROLL and game.phase != OVER and mask < 0:
             level = C.breathe(now) >> 1
@@ -299,7 +299,7 @@ def _dice(ctl, canvas, f, now):
         return
     if not faces.leds:
         return
-    if ctl.roll and diff(now, ctl.tumble.started) < TUMBLE_MS:
+    if ctl.roll and ctl.tumble.rattling(now):
         ctl.tumble.draw(now)
     elif game.phase == ROLL:
         level = C.breathe(now) >> 1  # your turn: press the die

@@ -22,7 +22,10 @@ from hal.ticks import diff
 # which of the 7 pips each value lights, as a bit mask (bit k = pip k)
 FACES = (0, 0b0001000, 0b1000001, 0b1001001, 0b1100011, 0b1101011, 0b1110111)
 TUMBLE_MS = 600  # long enough to read as a throw, short enough not to annoy
-TUMBLE_STEP_MS = 60  # a new face every 60 ms: the dice visibly rattle
+# a new face every 50 ms: the dice visibly rattle, and a face shows for less
+# than the 60 ms an animation may stand still (README, Budgets) with a
+# pass of the loop to spare
+TUMBLE_STEP_MS = 50
 
 
 class Chance:
@@ -113,11 +116,15 @@ class Tumble:
         self.faces = faces
         self.colour = colour
         self.values = ()
-        self.started = 0
+        self.started = None  # (never thrown)
 
     def start(self, now, values):
         self.values = values
         self.started = now
+
+    def rattling(self, now):
+        """Whether the faces still rattle at ``now``."""
+        return self.started is not None and diff(now, self.started) < TUMBLE_MS
 
     def draw(self, now):
         elapsed = diff(now, self.started)

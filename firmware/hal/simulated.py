@@ -218,10 +218,13 @@ class Rig:
         return self.game.board.space(sid)
 
     def press(self, i=0, hold=60):
+        """A press, and a look at the dice until they settle (a throw is saved then)."""
         self.sim.press(i)
         self.run(hold)
         self.sim.release(i)
         self.run(40)
+        while self.ctl.tumble.rattling(self.now):
+            self.run(self.STEP_MS)
 
     def hold(self, i=0):
         """A long press."""

@@ -28,7 +28,6 @@ import time
 
 from app.keeper import Keeper
 from hal.buttons import LONG_MS
-from hal.die import TUMBLE_MS
 from hal.sensors import LIFT_MS
 from hal.simulated import Rig
 from hal.ticks import diff
@@ -132,7 +131,8 @@ class Session:
         self.due = self.rig.now  # no computer seat acts before this
         self.duel_turn = 0
         self._game = game
-        self._steps = self.keeper.steps
+        self._steps = self.rig.ctl.steps()  # played
+        self._saved = self.keeper.steps  # and in the record (a throw is saved once the dice settle)
         self._actor = game.actor
         self._shown = None  # what the last frame sent showed
         self.frame_sent = -1  # the firmware's count of frames at the last frame sent
@@ -239,17 +239,20 @@ class Session:
             self.plans = {}
             self._set_up()
             self._record_news()
-        elif self.keeper.steps != self._steps:
-            if self._actor in self.players:
-                self.tidy_for = self._actor
-            if not self.sensors:  # the players moved the pieces as the lights showed
-                self._set_up()
-            self.due = self.rig.now + SPEEDS[self.speed]
-            self.asked = False
-            if self.loaded and self._record_lines()[1:] != self.loaded[1][:self.keeper.steps]:
-                self.loaded = None  # played on differently: no longer a replay
-            self._record_news()
-        self._steps = self.keeper.steps
+        else:
+            if ctl.steps() != self._steps:
+                if self._actor in self.players:
+                    self.tidy_for = self._actor
+                if not self.sensors:  # the players moved the pieces as the lights showed
+                    self._set_up()
+                self.due = self.rig.now + SPEEDS[self.speed]
+                self.asked = False
+            if self.keeper.steps != self._saved:
+                if self.loaded and self._record_lines()[1:] != self.loaded[1][:self.keeper.steps]:
+                    self.loaded = None  # played on differently: no longer a replay
+                self._record_news()
+        self._steps = ctl.steps()
+        self._saved = self.keeper.steps
         self._actor = ctl.game.actor
 
     def _note(self, text):
@@ -411,7 +414,7 @@ class Session:
             self.tidy_for = -1
         if ctl.prompt >= 0 or game.phase == OVER:
             return False
-        key = (id(game), self.keeper.steps)
+        key = (id(game), ctl.steps())
         if self.speed == "step" and not self.asked and (self.carrying is None or self.carrying[0] != key):
             return False  # a step once begun is finished; the next waits to be asked for
         if game.phase == POPOFF:
@@ -579,7 +582,7 @@ class Session:
         ctl = self.rig.ctl
         game = ctl.game
         pieces = [[s, [_shown(piece) for piece in stack]] for s, stack in enumerate(self.phys) if stack]
-        rolled = ctl.roll != () and diff(ctl.now, ctl.tumble.started) >= TUMBLE_MS
+        rolled = ctl.roll != () and not ctl.tumble.rattling(ctl.now)
         picked = ctl.picked[1] if ctl.picked is not None else None
         winners = views.winners(game)
         return {

@@ -12,7 +12,7 @@ and ("wheel", w, look), ("dice", value...).
 
 from app import colours as C
 from hal.buttons import STABLE_MS
-from hal.die import FACES
+from hal.die import FACES, TUMBLE_STEP_MS
 from app.controller import Controller
 from hal.simulated import Bytes, Rig, SimBoard
 from rules.core import PHASE_NAMES
@@ -421,6 +421,18 @@ def test_a_press_of_button_one_lights_the_pick_held_at_once_and_its_click_moves_
         rig.sim.release(0)
         rig.run(STABLE_MS + rig.STEP_MS)
         assert rig.ctl.picked[1] != held and not rig.ctl.holding  # the click stepped on
+
+
+def test_between_the_flash_writes_of_a_save_the_tumbling_dice_go_on():
+    # a save's erase holds the CPU for 45 ms; between two flash writes the
+    # frame an animation is due for goes out, and none that is not due
+    rig = start("detour", dice=(2, 4))
+    run(rig, (("press", 0), ("wait", 10)))
+    sent = rig.sim.frames
+    rig.ctl.animate(rig.now + 1)  # a frame went out a moment ago: none is due
+    assert rig.sim.frames == sent
+    rig.ctl.animate(rig.now + 2 * TUMBLE_STEP_MS)  # the dice show another face by then
+    assert rig.sim.frames == sent + 1
 
 
 def test_no_animation_frame_is_sent_while_a_click_of_button_one_is_being_known():
