@@ -32,8 +32,8 @@ S_IFDIR, S_IFREG = 0x4000, 0x8000
 
 def _fs(data=None, cut=None, torn=None):
     """littlefs on a copy of the image ``data`` (None: formatted blank), the power cut as ``_Flash`` says."""
-    fs = LittleFS(context=_Flash(data, cut, torn), block_size=BLOCK, block_count=BLOCKS, read_size=32, prog_size=256,
-                  lookahead_size=32, cache_size=CACHE, block_cycles=CYCLES, mount=False)
+    fs = LittleFS(context=_Flash(data, cut, torn), block_size=BLOCK, block_count=BLOCKS, read_size=32,
+                  prog_size=256, lookahead_size=32, cache_size=CACHE, block_cycles=CYCLES, mount=False)
     if data is None:
         fs.format()
     fs.mount()
@@ -117,9 +117,10 @@ class PicoFiles:
     None: never): that write and every one after it never happen, as on a
     Pico switched off; with ``torn`` (0 to 1), the cut write is torn, that
     fraction of its bytes done (as ``_Flash`` says). The call that meets the
-    cut, and any after it, raise ``hal.simulated.Cut``. ``writes`` counts the writes done; ``image()`` is
-    the flash as the Pico finds it at its next start. A file written is handed
-    to littlefs whole when it is closed (as the Pico's littlefs commits it)."""
+    cut, and any after it, raise ``hal.simulated.Cut``. ``writes`` counts
+    the writes done; ``image()`` is the flash as the Pico finds it at its
+    next start. A file written is handed to littlefs whole when it is closed
+    (as the Pico's littlefs commits it)."""
 
     def __init__(self, image, cut=None, torn=None):
         self.fs = _fs(image, cut, torn)

@@ -305,16 +305,14 @@ export class Pico {
       process.stderr.write(`vpico: BKPT ${code} at 0x${mcu.core.PC.toString(16)}\n`);
       return;
     }
-    const write = name === "RE" || name === "RP";
-    let done; // bytes of the write done: all but at a power cut
-    if (write && this.cutAfterWrites !== null && this.cutAfterWrites-- === 0) {
+    let done; // bytes of the write done: all, but at a power cut
+    if ((name === "RE" || name === "RP") && this.cutAfterWrites !== null && this.cutAfterWrites-- === 0) {
       this.cutAfterWrites = null;
       this.reset("power");
       // W25Q16JV datasheet: an erase or page program cut by a power loss leaves the bytes it was
       // changing undefined. Modelled as a prefix of the call's bytes done (the sectors or pages
       // before the torn one whole), the rest as it was; not torn, the write never happens.
-      const count = name === "RE" ? r[1] : r[2];
-      done = Math.floor((this.cutTorn ?? 0) * count);
+      done = Math.floor((this.cutTorn ?? 0) * (r[name === "RE" ? 1 : 2] >>> 0));
       this.cutTorn = null;
     }
     if (name === "RE") this.erase(r[0] >>> 0, r[1] >>> 0, done);
@@ -327,7 +325,7 @@ export class Pico {
     mcu.core.breakRewind = 0;
   }
 
-  /** Erase `count` bytes at `offset`, the first `done` of them only if the power goes. */
+  /** Erase `count` bytes at `offset` (only the first `done` if the power goes during it). */
   erase(offset, count, done = count) {
     this.check(offset, count);
     this.mcu.flash.fill(0xff, offset, offset + done);
