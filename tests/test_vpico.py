@@ -354,7 +354,8 @@ def test_a_power_cut_in_the_middle_of_a_save_resumes_the_last_step(flashed, tmp_
     pico, _ = flashed
     before = record(pico)
     programs = pico.status()["flash"]["programs"]
-    pico.power_cut(off=200, after_writes=3)  # a step's record line and save take more writes than that
+    # inside the 4th write from now, half of it done: a step's record line and save take more writes
+    pico.power_cut(off=200, after_writes=3, torn=0.5)
     since = mark(pico)
     pico.click("die1", at=pico.now() + 10)
     frame = next_boot(pico, since)

@@ -4,12 +4,14 @@ The firmware's own saving (``app.keeper`` on ``hal.storage``) runs on the
 Pico's filesystem as the PC models it (``host.vpico.flash.PicoFiles``: the
 littlefs the Pico's MicroPython builds in, with its geometry), on an image
 holding the build as ``make flash`` leaves it. Each step of a seeded game
-is cut just before each of its flash writes in turn; the next start must
+is cut just before each of its flash writes in turn, and again inside it
+(the write torn, a seeded fraction of its bytes done); the next start must
 find every file of the build (MicroPython imports main.py and the modules
 before the game is resumed) and resume the game before or after the step.
 """
 
 import os
+import random
 from contextlib import contextmanager
 
 from app import keeper as keeper_module
@@ -38,10 +40,10 @@ def on(files):
         del storage.open, keeper_module.open
 
 
-def cut_at(flash, cut, action):
+def cut_at(flash, cut, torn, action):
     """(the flash ``action()`` leaves when the power goes just before its
-    write number ``cut``, whether it finished first)."""
-    files = PicoFiles(flash, cut)
+    write number ``cut``, or inside it with ``torn``, whether it finished first)."""
+    files = PicoFiles(flash, cut, torn)
     with on(files):
         try:
             action()
@@ -58,6 +60,7 @@ def test_a_cut_at_any_write_of_a_step_leaves_every_file_of_the_build_and_the_gam
     with on(files):
         Keeper("/", BOARD).begin(game)
     flash, steps, rng, cuts = files.image(), 0, Rng(SEED), 0
+    tears = random.Random(SEED)  # the fraction of the cut write done, when torn
     for _ in range(STEPS):
         assert not game.over()
         step = random_step(game, rng)
@@ -72,16 +75,20 @@ def test_a_cut_at_any_write_of_a_step_leaves_every_file_of_the_build_and_the_gam
         started = []  # (flash, game, steps) after the start that follows each cut, and the step uncut
         finished, cut = False, 0
         while not finished:
-            left, finished = cut_at(flash, cut, played)
-            files = PicoFiles(left)  # mounted, nothing written yet: what MicroPython imports from
-            with on(files):
-                unseen = [path for path in build if not storage.exists("/" + path)]
-                assert unseen == [], "cut before write %d of step %d: %s unseen at the next start" % (
-                    cut, steps + 1, unseen)
-                keeper = Keeper("/", BOARD)
-                resumed, note = keeper.resume(fresh_game(BOARD))
-            assert resumed is not None and resumed.save() in (game.save(), after.save()), note
-            started.append((files.image(), resumed, keeper.steps))
+            for torn in (None, tears.random()):
+                left, finished = cut_at(flash, cut, torn, played)
+                where = "cut %s write %d of step %d" % ("before" if torn is None else "inside (%.3f)" % torn,
+                                                         cut, steps + 1)
+                files = PicoFiles(left)  # mounted, nothing written yet: what MicroPython imports from
+                with on(files):
+                    unseen = [path for path in build if not storage.exists("/" + path)]
+                    assert unseen == [], "%s: %s unseen at the next start" % (where, unseen)
+                    keeper = Keeper("/", BOARD)
+                    resumed, note = keeper.resume(fresh_game(BOARD))
+                assert resumed is not None and resumed.save() in (game.save(), after.save()), (where, note)
+                started.append((files.image(), resumed, keeper.steps))
+                if finished:
+                    break  # no write left to tear
             cut += 1
         cuts += cut - 1
         # the game goes on from one of the starts, what the cut left beside the save and all

@@ -7,21 +7,24 @@ Each board in turn plays in button mode (config.json ``"input":
 move the button offers (in a pop-off the two die buttons take turns; at
 the end, a new game; in Detour a wheel turn may be declined, so a long
 press plays it too). Each case arms a power cut just before a random one
-of the next WRITES flash writes (an erase or a page program), and plays
-steps until it comes. The Pico starts again on what its flash holds, and
-once it lights its first frame the files are read: the game must resume
-(not start afresh, no error blink) as the last step saved or with the step in
-progress, and its record replay to it.
+of the next WRITES flash writes (an erase or a page program), or in half
+the cases inside it (the write torn: a random fraction of its bytes done,
+the rest as it was), and plays steps until it comes. The Pico starts
+again on what its flash holds, and once it lights its first frame the
+files are read: the game must resume (not start afresh, no error blink)
+as the last step saved or with the step in progress, and its record
+replay to it.
 
 It is slow: a case is a few seconds of the Pico's time, and the emulator
 runs slower than a Pico: about 4 cases a minute once a board has started,
 on a busy two-core PC (8 cases on the four boards, the build and the
 starts included, took 170 s).
 
-Figures: *halts* (nothing lit after the power came back, or the error
-blink), *lost* (the save kept aside, or the one resumed neither the one
-before the step nor one step on), *records off* (the record does not
-replay to the save, lost a line it had, or the start-up found it wrong).
+Figures: the cuts, of them those inside a write; *halts* (nothing lit
+after the power came back, or the error blink), *lost* (the save kept
+aside, or the one resumed neither the one before the step nor one step
+on), *records off* (the record does not replay to the save, lost a line
+it had, or the start-up found it wrong).
 
 Each board draws its cuts from its own seeded generator, so a failure
 reported as (seed, case, board) comes again with that board's cases up to
@@ -61,6 +64,7 @@ QUIET_MS = 400  # the Pico's flash is read once it has not been written for this
 LONG_MS = 900  # a long press
 OFF_MS = 200  # how long the power stays off
 WRITES = 16  # a cut comes before one of this many flash writes from when it is armed: about a step's
+TORN = 0.5  # the share of cuts that come inside the write, not before it
 STEPS = 50  # steps a case plays at most before its cut comes
 
 
@@ -139,12 +143,16 @@ def _image(build_dir, folder, name):
 
 
 def _case(board, rng, counts, seed, case):
-    """A power cut armed before a random flash write from now, steps played
-    until it comes, and the start-up after it checked; the steps played,
-    and whether the board halted."""
+    """A power cut armed before (or inside) a random flash write from now,
+    steps played until it comes, and the start-up after it checked; the
+    steps played, and whether the board halted."""
     pico = board.pico
     since = pico.status()["frames"]
-    pico.power_cut(off=OFF_MS, after_writes=rng.randrange(WRITES))
+    writes = rng.randrange(WRITES)
+    torn = rng.random() if rng.random() < TORN else None
+    if torn is not None:
+        counts["torn"] += 1
+    pico.power_cut(off=OFF_MS, after_writes=writes, torn=torn)
     for played in range(1, STEPS + 1):
         files = board.quiet()
         if board.restarted():
@@ -162,7 +170,8 @@ def _case(board, rng, counts, seed, case):
     failure = _check(board, board.quiet(), frame, *before)
     if failure:
         counts[failure[0]] += 1
-        report(NAME, (seed, case, board.name) + failure)
+        where = "cut before write %d" % writes if torn is None else "cut inside write %d (%.3f done)" % (writes, torn)
+        report(NAME, (seed, case, board.name, where) + failure)
     return played - 1, failure is not None and failure[0] == "halts"
 
 
@@ -205,7 +214,7 @@ def _check(board, files, frame, steps, state, lines, ended):
 
 
 def run(cases=CASES, seed=1, boards=BOARDS):
-    counts = dict.fromkeys(FIGURES, 0)
+    counts = dict.fromkeys(FIGURES + ("torn",), 0)
     played = cut = 0
     with tempfile.TemporaryDirectory(prefix="fuzz-pico-") as root:
         root = Path(root)
@@ -228,8 +237,9 @@ def run(cases=CASES, seed=1, boards=BOARDS):
                     cut += 1
                     if halted:
                         break  # the board plays no more: on to the next
-    return "%s: %s power cuts in saves, %s; steps played %s" % (
-        NAME, format(cut, ","), ", ".join("%d %s" % (counts[k], k) for k in FIGURES), format(played, ","))
+    return "%s: %s power cuts in saves, of them %s inside a write, %s; steps played %s" % (
+        NAME, format(cut, ","), format(counts["torn"], ","), ", ".join("%d %s" % (counts[k], k) for k in FIGURES),
+        format(played, ","))
 
 
 def main(argv=None):

@@ -205,10 +205,13 @@ class VirtualPico:
         """The reset button."""
         self.request("reset")
 
-    def power_cut(self, off=100, after_writes=None):
+    def power_cut(self, off=100, after_writes=None, torn=None):
         """Switch the board off for ``off`` ms and on again: now, or just before
-        the flash write ``after_writes`` from now (0: the next one)."""
+        the flash write ``after_writes`` from now (0: the next one); with
+        ``torn`` (0 to 1), inside that write, that fraction of its bytes done."""
         args = {} if after_writes is None else {"after_writes": after_writes}
+        if torn is not None:
+            args["torn"] = torn
         self.request("power_cut", off_ms=off, **args)
 
     def files(self):

@@ -30,10 +30,10 @@ FS_BYTES = BLOCK * BLOCKS
 S_IFDIR, S_IFREG = 0x4000, 0x8000
 
 
-def _fs(data=None, cut=None):
+def _fs(data=None, cut=None, torn=None):
     """littlefs on a copy of the image ``data`` (None: formatted blank), the power cut as ``_Flash`` says."""
-    fs = LittleFS(context=_Flash(data, cut), block_size=BLOCK, block_count=BLOCKS, read_size=32, prog_size=256,
-                  lookahead_size=32, cache_size=CACHE, block_cycles=CYCLES, mount=False)
+    fs = LittleFS(context=_Flash(data, cut, torn), block_size=BLOCK, block_count=BLOCKS, read_size=32,
+                  prog_size=256, lookahead_size=32, cache_size=CACHE, block_cycles=CYCLES, mount=False)
     if data is None:
         fs.format()
     fs.mount()
@@ -68,26 +68,45 @@ def read(data):
 
 
 class _Flash(UserContext):
-    """The blocks (a copy of an image, or blank), with the power cut just before write number ``cut``."""
+    """The blocks (a copy of an image, or blank), with the power cut just
+    before write number ``cut``, or inside it with ``torn`` (0 to 1): the
+    flash chip's datasheet leaves the bytes an erase or a program cut by a
+    power loss was changing undefined; here a prefix of the write, that
+    fraction of its bytes, is done and the rest left as it was."""
 
-    def __init__(self, data, cut):
+    def __init__(self, data, cut, torn):
         if data is not None and len(data) != FS_BYTES:
             raise ValueError("a Pico filesystem image is %d bytes, not %d" % (FS_BYTES, len(data)))
         super().__init__(buffer=bytearray(b"\xff" * FS_BYTES if data is None else data))
-        self.cut = cut
+        self.cut, self.torn = cut, torn
         self.writes = 0  # erases and programs done
         self.off = False
 
-    def powered(self):
-        self.off = self.off or self.writes == self.cut
-        self.writes += not self.off
-        return not self.off
+    def done(self, size):
+        """How many bytes of a write of ``size`` get done (all while the power is on)."""
+        if self.off:
+            return 0
+        if self.writes == self.cut:
+            self.off = True
+            return int((self.torn or 0) * size)
+        self.writes += 1
+        return size
 
     def prog(self, cfg, block, off, data):
-        return super().prog(cfg, block, off, data) if self.powered() else -errno.EIO
+        done = self.done(len(data))
+        if not self.off:
+            return super().prog(cfg, block, off, data)
+        start = block * BLOCK + off
+        # programming only clears bits, as NOR flash does
+        self.buffer[start:start + done] = bytes(a & b for a, b in zip(self.buffer[start:start + done], data))
+        return -errno.EIO
 
     def erase(self, cfg, block):
-        return super().erase(cfg, block) if self.powered() else -errno.EIO
+        done = self.done(BLOCK)
+        if not self.off:
+            return super().erase(cfg, block)
+        self.buffer[block * BLOCK:block * BLOCK + done] = b"\xff" * done
+        return -errno.EIO
 
 
 class PicoFiles:
@@ -96,13 +115,15 @@ class PicoFiles:
     ``open``) on a Pico's filesystem ``image``, with the power cut just
     before its write number ``cut`` (an erase or a page program, from 0;
     None: never): that write and every one after it never happen, as on a
-    Pico switched off: the call that meets the cut, and any after it, raise
-    ``hal.simulated.Cut``. ``writes`` counts the writes done; ``image()`` is
-    the flash as the Pico finds it at its next start. A file written is handed
-    to littlefs whole when it is closed (as the Pico's littlefs commits it)."""
+    Pico switched off; with ``torn`` (0 to 1), the cut write is torn, that
+    fraction of its bytes done (as ``_Flash`` says). The call that meets the
+    cut, and any after it, raise ``hal.simulated.Cut``. ``writes`` counts
+    the writes done; ``image()`` is the flash as the Pico finds it at its
+    next start. A file written is handed to littlefs whole when it is closed
+    (as the Pico's littlefs commits it)."""
 
-    def __init__(self, image, cut=None):
-        self.fs = _fs(image, cut)
+    def __init__(self, image, cut=None, torn=None):
+        self.fs = _fs(image, cut, torn)
         self.flash = self.fs.context
 
     @property

@@ -214,6 +214,7 @@ export class Pico {
     this.onReset = onReset;
     this.onFlashWrite = onFlashWrite;
     this.cutAfterWrites = null; // the power goes just before that many more flash writes are done
+    this.cutTorn = null; // or inside the write it goes at, that fraction of its bytes done
     this.flashOps = { erases: 0, programs: 0 };
     this.input = []; // bytes from the host not yet taken by the USB port
     this.mcu = null;
@@ -304,11 +305,18 @@ export class Pico {
       process.stderr.write(`vpico: BKPT ${code} at 0x${mcu.core.PC.toString(16)}\n`);
       return;
     }
+    let done; // bytes of the write done: all, but at a power cut
     if ((name === "RE" || name === "RP") && this.cutAfterWrites !== null && this.cutAfterWrites-- === 0) {
       this.cutAfterWrites = null;
-      this.reset("power"); // the write never happens
-    } else if (name === "RE") this.erase(r[0] >>> 0, r[1] >>> 0);
-    else if (name === "RP") this.program(r[0] >>> 0, r[1] >>> 0, r[2] >>> 0);
+      this.reset("power");
+      // W25Q16JV datasheet: an erase or page program cut by a power loss leaves the bytes it was
+      // changing undefined. Modelled as a prefix of the call's bytes done (the sectors or pages
+      // before the torn one whole), the rest as it was; not torn, the write never happens.
+      done = Math.floor((this.cutTorn ?? 0) * (r[name === "RE" ? 1 : 2] >>> 0));
+      this.cutTorn = null;
+    }
+    if (name === "RE") this.erase(r[0] >>> 0, r[1] >>> 0, done);
+    else if (name === "RP") this.program(r[0] >>> 0, r[1] >>> 0, r[2] >>> 0, done);
     else if (code === FLUSH_CACHE) {
       this.xip.flush();
       this.xip.waitForFlush(); // the routine reads FLUSH back, which waits for it
@@ -317,27 +325,32 @@ export class Pico {
     mcu.core.breakRewind = 0;
   }
 
-  erase(offset, count) {
+  /** Erase `count` bytes at `offset` (only the first `done` if the power goes during it). */
+  erase(offset, count, done = count) {
     this.check(offset, count);
-    this.mcu.flash.fill(0xff, offset, offset + count);
-    this.fs.fill(0xff, offset - FS_OFFSET, offset - FS_OFFSET + count);
-    this.flashOps.erases += count / SECTOR_BYTES;
-    this.onFlashWrite();
-    this.mcu.clock.tick((count / SECTOR_BYTES) * this.flashTimes.eraseSectorNs);
+    this.mcu.flash.fill(0xff, offset, offset + done);
+    this.fs.fill(0xff, offset - FS_OFFSET, offset - FS_OFFSET + done);
+    this.wrote("erases", done / SECTOR_BYTES, this.flashTimes.eraseSectorNs);
   }
 
-  program(offset, data, count) {
+  program(offset, data, count, done = count) {
     this.check(offset, count);
     const { mcu } = this;
-    for (let i = 0; i < count; i++) {
+    for (let i = 0; i < done; i++) {
       // programming only clears bits, as NOR flash does
       const byte = mcu.flash[offset + i] & mcu.readUint8(data + i);
       mcu.flash[offset + i] = byte;
       this.fs[offset - FS_OFFSET + i] = byte;
     }
-    this.flashOps.programs += Math.ceil(count / PAGE_BYTES);
-    this.onFlashWrite();
-    mcu.clock.tick(Math.ceil(count / PAGE_BYTES) * this.flashTimes.programPageNs);
+    this.wrote("programs", done / PAGE_BYTES, this.flashTimes.programPageNs);
+  }
+
+  /** `units` sectors or pages written (a torn one counts, not one left untouched), each taking `ns`. */
+  wrote(kind, units, ns) {
+    units = Math.ceil(units);
+    this.flashOps[kind] += units;
+    if (units) this.onFlashWrite();
+    this.mcu.clock.tick(units * ns);
   }
 
   check(offset, count) {

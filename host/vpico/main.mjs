@@ -36,8 +36,9 @@
 //                                             free and largest_block (bytes), at_ms; null before one ended
 //   {"op": "pixels"}                          the colours lit now, hex G R B per pixel
 //   {"op": "reset"}                           the reset button (RUN pin)
-//   {"op": "power_cut", "off_ms": M, "after_writes": K}  off for M ms, now or just before the (K+1)th
-//                                             flash write (erase or program) from now
+//   {"op": "power_cut", "off_ms": M, "after_writes": K, "torn": F}  off for M ms, now or just before
+//                                             the (K+1)th flash write (erase or program) from now; with
+//                                             F (0 to 1), inside it instead: that fraction of its bytes done
 //   {"op": "save_fs"}                         write the filesystem image to IMAGE now
 // Answers carry "now_ms" and "board_ms"; an error answers {"error": "..."}.
 
@@ -198,9 +199,14 @@ const OPS = {
     return {};
   },
   power_cut: (req) => {
+    const { torn } = req;
+    if (torn !== undefined && (typeof torn !== "number" || !(torn >= 0 && torn <= 1) || req.after_writes === undefined)) {
+      throw new Error("torn must be a number from 0 to 1, with after_writes");
+    }
     offNs = (req.off_ms ?? 100) * 1e6;
     if (req.after_writes === undefined) pico.reset("power");
     else pico.cutAfterWrites = integer(req, "after_writes", 0, 1e9);
+    pico.cutTorn = torn ?? null;
     return {};
   },
   save_fs: () => {
