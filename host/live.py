@@ -33,7 +33,7 @@ from rules.core import OVER, PHASE_NAMES, POPOFF, RulesError
 from rules.record import RecordError, apply, replay, start
 
 PROTOCOL = 1  # the version of hardware/usb-protocol.md this side speaks
-PING_S = 1.0  # a ping this often keeps the subscription and shows the board is there
+PING_S = 0.25  # a ping this often keeps the subscription (the board drops it after 750 ms without a line)
 SILENT_S = 4.0  # no line from the board for this long: it is gone (a reset, a hung port)
 RETRY_S = 1.0  # between two tries to open the port again
 NOTES = 6  # the board's own log lines kept for the page
@@ -69,8 +69,10 @@ class Follow:
         return self
 
     def close(self):
+        """Stop following: the board is told so (~unsub) and stops sending at once."""
         self.closed = True
-        self._thread.join(5)
+        if self._thread.ident:
+            self._thread.join(5)
 
     def _run(self):
         while not self.closed:
@@ -111,11 +113,12 @@ class Follow:
                 for text in lines:
                     heard = now
                     self._line(text.strip(b"\r"))
-            if now - pinged >= PING_S:
+            if now - pinged >= (PING_S if self.connected else RETRY_S):
                 pinged = now
                 self._send("ping" if self.connected else "hello")
             if now - heard > SILENT_S:
                 raise Lost("the board does not answer")
+        self._send("unsub")  # stopped here: the board stops sending now, not when the subscription lapses
 
     def _line(self, text):
         self.last = text[:SHOWN]  # (as a wait that times out names it)
@@ -466,13 +469,17 @@ def main(argv=None):
             return 1
         return 0
 
+    follow = Follow(args.port)
+
     def begin(server):
-        live = LiveSession(Follow(args.port))
-        server.follow_live(live)
-        live.follow.start()
+        server.follow_live(LiveSession(follow))
+        follow.start()
         return "Following the board live: open %s in a browser (Ctrl-C stops)" % server.url
 
-    return serve(args.host, args.web_port, "make live WEB_PORT=8001", begin)
+    try:
+        return serve(args.host, args.web_port, "make live WEB_PORT=8001", begin)
+    finally:
+        follow.close()  # (Ctrl-C and SIGTERM too) the board stops sending now, not once the subscription lapses
 
 
 if __name__ == "__main__":
