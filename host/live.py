@@ -156,7 +156,7 @@ class Follow:
                 for text in lines:
                     heard = now
                     self._line(text.strip(b"\r"))
-            if now - pinged >= (PING_S if self.connected else RETRY_S):
+            if now - pinged >= PING_S:
                 pinged = now
                 self._send("ping" if self.connected else "hello")
             if now - heard > SILENT_S:
