@@ -248,7 +248,12 @@ class Link:
         if verb == "hello":
             self._hello()
         elif verb == "ping":  # the cheap answer a subscriber keeps its subscription with
-            self.serial.write(b'~{"pong": %d, "steps": %d, "sub": %d}\n' % (now, self._steps(), self.subscribed))
+            serial = self.serial  # (written in pieces: four times a second, nothing allocated)
+            serial.write(b'~{"pong": ')
+            self._number(now)
+            serial.write(b', "steps": ')
+            self._number(self._steps())
+            serial.write(b', "sub": 1}\n' if self.subscribed else b', "sub": 0}\n')
         elif verb == "frame":
             self._frame(now)
         elif verb == "state":
