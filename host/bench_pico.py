@@ -46,7 +46,7 @@ counts cycles, so a figure comes out the same at every run. On each board:
   measures on every interpreter (``--pico``: one sample each).
 - last, what the USB line protocol (app.link) costs main.py's loop: its
   game runs LINK_MS with no host, then LINK_MS with a host subscribed that
-  pings it every second, as make live does; the mean of the link's share
+  pings it every quarter second, as make live does; the mean of the link's share
   of a tick each time, and its longest subscribed; the loop's mean and
   longest pass each time (the USB port's interrupts and its work in the
   pause between two ticks count there).
@@ -65,6 +65,7 @@ from pathlib import Path
 from host import ROOT
 from host.boardfile import read_board
 from host.build import MANIFEST, _compile, build
+from host.live import PING_S
 from host.vpico import VirtualPico, flash
 from rules.games import GAMES, find_game
 
@@ -95,6 +96,7 @@ GC_BLOCK_BYTES = 16
 JOBS = 2  # boards benched at once
 TIMEOUT_S = 1200  # for one mpremote run on the emulated Pico
 LINK_MS = 3000  # the game runs this long with no host, then with one subscribed
+PING_MS = round(PING_S * 1000)  # as make live pings: the subscription lapses after 750 ms without a line
 
 
 def image(folder, name, positions):
@@ -297,12 +299,12 @@ def link_cost(pico):
         pico.wait(LINK_MS)
         port.write(b"\n~sub 0\n")  # (a line of its own: mpremote leaves a byte or two on the port)
         now = pico.now()
-        end, ping = now + LINK_MS, now + 1000
+        end, ping = now + LINK_MS, now + PING_MS
         while now < end:
             frames += port.read(1 << 16).count(b'~{"frame": ')
             if now >= ping:
                 port.write(b"~ping\n")
-                ping += 1000
+                ping += PING_MS
             now = pico.now()
         port.write(b"\x03")  # Ctrl-C: the loop stops, bench_board keeps its figures
     out = subprocess.run([str(MPREMOTE), "connect", pico.port, "resume", "exec",

@@ -9,13 +9,15 @@ keeps a connection to it in a thread: it subscribes, keeps the record's
 lines as the board sends them and the last frame; when the port fails (the
 cable pulled) or the board falls silent (a reset), it says so, opens the
 port again until it answers, and asks for the record from the last line it
-has. ``LiveSession`` is what host/web/server.py serves for it: the page of
-``make sim`` in its read-only live mode, for any number of browsers. The
-page shows the board from the frames the Pico sent; whose turn it is and
-the record's sentences come from replaying the record here.
+has; until a board answers, and after it went away, the page says why in
+words of ours. ``LiveSession`` is what host/web/server.py serves for it:
+the page of ``make sim`` in its read-only live mode, for any number of
+browsers. The page shows the board from the frames the Pico sent; whose
+turn it is and the record's sentences come from replaying the record here.
 """
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -33,10 +35,19 @@ from rules.core import OVER, PHASE_NAMES, POPOFF, RulesError
 from rules.record import RecordError, apply, replay, start
 
 PROTOCOL = 1  # the version of hardware/usb-protocol.md this side speaks
-PING_S = 1.0  # a ping this often keeps the subscription and shows the board is there
+PING_S = 0.25  # a ping this often keeps the subscription (the board drops it after 750 ms without a line)
 SILENT_S = 4.0  # no line from the board for this long: it is gone (a reset, a hung port)
 RETRY_S = 1.0  # between two tries to open the port again
+FIND_S = 3.0  # make pull gives up when the port has not opened for this long
 NOTES = 6  # the board's own log lines kept for the page
+CHECKS = ("check the USB cable; a board without the firmware needs make flash; a terminal, make repl or Thonny "
+          "holding the port keeps the board from answering")
+GONE = "the USB cable was pulled or the board restarted"
+# what the port's errors mean here, in words for the page
+ERRNO_WORDS = {errno.ENOENT: "no such port: the board is not plugged in, or is on another port",
+               errno.EBUSY: "another program holds the port",
+               errno.EACCES: "this user may not open the port (Linux: sudo usermod -aG dialout $USER, then log in again)",
+               errno.EIO: GONE, errno.ENXIO: GONE, errno.ENODEV: GONE}
 
 
 class Follow:
@@ -55,11 +66,14 @@ class Follow:
         self.frames = 0
         self.notes = []  # the board's own lines (its log)
         self.connected = False
-        self.why = "connecting"  # what the page says while it is not connected
+        self.why = ""  # why it is not connected, in words for the page
+        self.opened = False  # whether the port ever opened
         self.refused = ""  # why the board's answers cannot be followed (make pull stops on it)
         self.last = b""  # the last line the board sent
         self.unread = b""  # the last line from the board that was not JSON
         self._kept = -1  # the lines kept at the last pong
+        self._cut = False  # the next line may be the tail of a line cut short: not the board's log
+        self._raw = ""  # the last unforeseen error, as told on stderr
         self.closed = False
         self._serial = None
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -69,21 +83,19 @@ class Follow:
         return self
 
     def close(self):
+        """Stop following: the board is told so (~unsub) and stops sending at once."""
         self.closed = True
-        self._thread.join(5)
+        if self._thread.ident:
+            self._thread.join(5)
 
     def _run(self):
         while not self.closed:
             try:
                 self._serial = self.opener(self.port)
+                self.opened = True
                 self._follow()
             except Exception as err:  # the port failed (serial.SerialException, a read of a port closed under it), or Lost
-                with self.lock:
-                    was = self.connected
-                    self.connected = False
-                    self.why = str(err) or type(err).__name__
-                if was:
-                    self.on_change()
+                self._lost(err)
             finally:
                 if self._serial is not None:
                     try:
@@ -91,7 +103,39 @@ class Follow:
                     except OSError:
                         pass
                     self._serial = None
-            time.sleep(RETRY_S)
+            if not self.closed:
+                time.sleep(RETRY_S)
+
+    def _lost(self, err):
+        """The port failed or the board fell silent: the page says why."""
+        why = self._reason(err)
+        with self.lock:
+            was, old = self.connected, self.why
+            if was or self.hello is None:  # after a loss, the loss's reason stays, not each try's since
+                self.why = why
+            self.connected = False
+        if was or self.why != old:
+            self.on_change()
+
+    def _reason(self, err):
+        """``err`` in words for the page; one not foreseen is told on stderr as it is."""
+        import serial
+
+        if isinstance(err, Lost):
+            return str(err)
+        if isinstance(err, serial.PortNotOpenError):
+            return "the port was closed on this PC"
+        if isinstance(err, serial.SerialTimeoutException):
+            return "the board stopped reading what this PC sends"
+        if getattr(err, "errno", None) in ERRNO_WORDS:
+            return ERRNO_WORDS[err.errno]
+        if isinstance(err, serial.SerialException):  # (a read of a port whose device is gone)
+            return GONE
+        raw = "%s: %s" % (type(err).__name__, err)
+        if raw != self._raw:
+            self._raw = raw
+            print("make live: the port failed: %s" % raw, file=sys.stderr)
+        return "the port failed in a way this program does not know"
 
     def _send(self, text):
         self._serial.write(("~%s\n" % text).encode())
@@ -102,6 +146,7 @@ class Follow:
         self._send("hello")
         heard = pinged = time.monotonic()
         buffer = b""
+        self._cut = True  # the port may open in the middle of a line
         while not self.closed:
             data = self._serial.read(4096)
             now = time.monotonic()
@@ -115,7 +160,9 @@ class Follow:
                 pinged = now
                 self._send("ping" if self.connected else "hello")
             if now - heard > SILENT_S:
-                raise Lost("the board does not answer")
+                raise Lost("it stopped answering: it restarted, or another program took the port" if self.connected
+                           else "the port opened, but nothing on it answers")
+        self._send("unsub")  # stopped here: the board stops sending now, not when the subscription lapses
 
     def _line(self, text):
         self.last = text[:SHOWN]  # (as a wait that times out names it)
@@ -129,8 +176,9 @@ class Follow:
             raise Lost(str(err))
 
     def _answer(self, text):
+        cut, self._cut = self._cut, False
         if not text.startswith(b"~"):
-            if text.strip():
+            if text.strip() and not cut:
                 with self.lock:
                     self.notes = (self.notes + [text.decode("utf-8", "replace")])[-NOTES:]
                 self.on_change()
@@ -139,7 +187,8 @@ class Follow:
             answer = json.loads(text[1:])
         except ValueError:
             self.unread = text[:SHOWN]
-            return  # a line cut short by the cable: the next frame or ping puts it right
+            self._cut = True  # its tail, after the board's own text printed into it, is not the board's log
+            return  # a line cut short: the next frame or ping puts it right
         if not isinstance(answer, dict):
             return
         if "hello" in answer:
@@ -166,7 +215,7 @@ class Follow:
                 self.frames += 1
         elif "pong" in answer:
             if not answer.get("sub"):
-                raise Lost("the board restarted")  # its subscription went with it: follow it again
+                raise Lost("it restarted")  # its subscription went with it: follow it again
             self._pong(answer.get("steps"))
             return
         else:
@@ -249,14 +298,17 @@ def _same_board(a, b):
 
 def _open(port):
     import serial
+    from serial.tools import list_ports
 
-    from host.build import BuildError, find_port
+    from host.build import PICO_VID
 
-    try:
-        name = port or find_port()
-    except BuildError as err:
-        raise Lost(str(err))
-    return serial.Serial(name, timeout=0.05, write_timeout=2)
+    if not port:
+        picos = [p.device for p in list_ports.comports() if p.vid == PICO_VID]
+        if len(picos) != 1:
+            raise Lost("several Picos are plugged in (%s): name one: PORT=%s" % (", ".join(picos), picos[0])
+                       if picos else "no Pico running MicroPython is plugged in")
+        port = picos[0]
+    return serial.Serial(port, timeout=0.05, write_timeout=2)
 
 
 # ---- the page's session ------------------------------------------------------------------
@@ -284,6 +336,7 @@ class LiveSession:
         self._frames = -1
         self._state = None
         follow.on_change = self.publish
+        self.publish()  # a page opened before any board answers reads where it is looked for
 
     @property
     def rig(self):
@@ -381,7 +434,12 @@ class LiveSession:
     def _say(self, game):
         f = self.follow
         if not f.connected:
-            return "Disconnected (%s): reconnecting by itself." % (f.why or "no board")
+            if f.refused:
+                return "The board answers, but cannot be followed: %s. Trying again every %g s." % (f.refused, RETRY_S)
+            if f.hello is None:
+                return "Looking for the board on %s%s … trying again every %g s. If it does not answer: %s." % (
+                    f.port or "USB", " (%s)" % f.why if f.why else "", RETRY_S, CHECKS)
+            return "The board went away (%s): trying again every %g s." % (f.why, RETRY_S)
         if game is None:
             return "Connected: reading the record."
         return "Live from the board: %s. Step %d." % (_waits(game), max(len(f.lines) - 1, 0))
@@ -419,15 +477,18 @@ def pull(port, out, wait_s=30.0, opener=None):
     """Copy the board's record and save into folder ``out``; returns their paths."""
     follow = Follow(port, opener=opener).start()
     try:
-        deadline = time.monotonic() + wait_s
+        began = time.monotonic()
+        deadline = began + wait_s
         while True:
             with follow.lock:
                 hello, lines = follow.hello, list(follow.lines)
-                refused, why = follow.refused, follow.why
+                refused, why, opened = follow.refused, follow.why, follow.opened
                 sent = "the last line it sent that was not JSON: %r" % follow.unread if follow.unread else \
                     "the last line it sent: %r" % follow.last if follow.last else "it sent nothing"
             if refused:
                 raise Lost(refused)
+            if not opened and time.monotonic() > began + FIND_S:
+                raise Lost("no board on %s (%s): %s" % (port or "USB", why, CHECKS))
             if hello is not None and len(lines) >= hello["steps"] + 1 and follow.connected:  # (steps played meanwhile)
                 break
             if time.monotonic() > deadline:
@@ -466,13 +527,21 @@ def main(argv=None):
             return 1
         return 0
 
+    if args.port and args.port.isdigit():  # make sim's PORT= is the page's: not the board's
+        print("error: PORT= is the board's serial port (e.g. /dev/ttyACM0); the web page's port is WEB_PORT=%s"
+              % args.port, file=sys.stderr)
+        return 1
+    follow = Follow(args.port)
+
     def begin(server):
-        live = LiveSession(Follow(args.port))
-        server.follow_live(live)
-        live.follow.start()
+        server.follow_live(LiveSession(follow))
+        follow.start()
         return "Following the board live: open %s in a browser (Ctrl-C stops)" % server.url
 
-    return serve(args.host, args.web_port, "make live WEB_PORT=8001", begin)
+    try:
+        return serve(args.host, args.web_port, "make live WEB_PORT=8001", begin)
+    finally:
+        follow.close()  # (Ctrl-C and SIGTERM too) the board stops sending now, not once the subscription lapses
 
 
 if __name__ == "__main__":

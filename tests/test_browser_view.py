@@ -10,15 +10,18 @@ import os
 import re
 
 import pytest
+import serial
 
 from app import colours as C
 from hal.simulated import Bytes
 from host.boardfile import read_board
+from host.live import LiveSession
 from host.web.layout import pieces
 from rules.games import new_game
 from rules.playout import Rng, random_record
 from rules.record import replay
 from test_browser import browser, click_space, press, shows, start, steps  # noqa: F401 (browser: the fixture)
+from test_live import HEADER, STEPS, following, hello, line
 from test_web_server import serving
 
 ROOT = __file__.rsplit("/tests/", 1)[0]
@@ -250,6 +253,30 @@ def test_on_a_phone_a_tap_anywhere_in_a_space_reaches_it(phone):
         phone.mouse.click(cell["x"] + cell["width"] * 0.97, cell["y"] + cell["height"] / 2)  # beside the drawn tile
         phone.wait_for_selector("#hand .token")  # the piece standing there was lifted
         assert phone.locator(".piece text").first.bounding_box()["height"] >= 10  # a piece's number reads on a phone too
+
+
+def test_make_live_on_a_phone_says_where_the_board_is_and_nothing_widens_the_page(phone):
+    """Before any board answers the board's card says where it is looked for; after the board went away, a
+    long word in the board's log and the reason wrap: the page stays 390 px wide."""
+    follow, _ = following([])
+    follow.port = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_e6614c311b7e8f35-if00"
+    live = LiveSession(follow)
+    with serving() as server:
+        server.follow_live(live)
+        phone.goto(server.url)
+        shows(phone, "#waiting", "Looking for the board on %s" % follow.port)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        follow._line(hello(len(STEPS)))
+        for n, text in enumerate([HEADER] + STEPS):
+            follow._line(line(n, text))
+        follow._line(b"fault in tick: " + b"0123456789abcdef" * 12)  # the board's log: one long word
+        follow._lost(serial.SerialException("device reports readiness to read but returned no data (device "
+                                            "disconnected or multiple access on port?)"))
+        shows(phone, "#say", "The board went away (the USB cable was pulled or the board restarted)")
+        shows(phone, "#log", "0123456789abcdef" * 12)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        card = phone.locator(".board-card")
+        assert card.locator(".space").count() > 0 and card.bounding_box()["height"] > 200  # the board as it was last
 
 
 def screenshot(page, name):

@@ -9,11 +9,13 @@ import time
 import tomllib
 
 import pytest
+import serial
 
 from app.link import FIRMWARE
 from hal.pixels import Pixels
 from host.boardfile import read_board
 from host.fuzz.pull import Board
+import host.live
 from host.live import Follow, LiveSession
 from host.screen import wire_colours
 from rules.games import new_game
@@ -41,6 +43,11 @@ def hello(steps):
 
 def line(n, text):
     return b'~{"n": %d, "line": %s}' % (n, text.encode())
+
+
+def said(live):
+    """What the page's status says now."""
+    return json.loads(live.news["state"][1].split(b"data: ", 1)[1])["say"]
 
 
 def following(lines):
@@ -94,10 +101,10 @@ def test_the_page_is_sent_the_board_the_record_whose_turn_and_the_frame_the_boar
     assert news["frame"]["pixels"] == "".join("%02x%02x%02x" % c for c in colours)
     assert colours[0][0] > 0 and colours[194][2] > 0
     # the board went away: the page says so
-    follow.connected = False
-    follow.why = "the board does not answer"
-    live.publish()
-    assert json.loads(live.news["state"][1].split(b"data: ", 1)[1])["say"].startswith("Disconnected")
+    follow._lost(serial.SerialException("device reports readiness to read but returned no data (device disconnected "
+                                        "or multiple access on port?)"))
+    assert said(live) == ("The board went away (the USB cable was pulled or the board restarted): trying again "
+                          "every 1 s.")
 
 
 def test_the_board_says_the_version_the_project_has():
@@ -189,3 +196,118 @@ def test_the_last_line_of_a_lossy_stream_is_asked_for_again():
     follow._line(line(2, STEPS[1]))
     follow._line(line(3, STEPS[2]))
     assert follow.lines == [HEADER] + STEPS[:3]
+
+
+# ---- what the page says, and what the board is left with -------------------------------------
+
+def test_a_page_opened_before_any_board_answers_is_told_at_once_where_it_is_looked_for():
+    live = LiveSession(Follow("/dev/ttyACM0"))
+    (kind, _, event), = live.updates({}, wait=0)  # the first news, at once
+    assert kind == "state"
+    assert said(live) == ("Looking for the board on /dev/ttyACM0 … trying again every 1 s. If it does not answer: "
+                          "check the USB cable; a board without the firmware needs make flash; a terminal, make repl "
+                          "or Thonny holding the port keeps the board from answering.")
+    live.follow._lost(serial.SerialException(2, "could not open port /dev/ttyACM0: [Errno 2] No such file or directory"))
+    assert said(live).startswith("Looking for the board on /dev/ttyACM0 (no such port: the board is not plugged in, "
+                                 "or is on another port) … trying again every 1 s.")
+
+
+@pytest.mark.parametrize("err, why", [
+    (OSError(5, "Input/output error"), "the USB cable was pulled or the board restarted"),
+    (serial.PortNotOpenError(), "the port was closed on this PC"),
+    (serial.SerialTimeoutException("Write timeout"), "the board stopped reading what this PC sends"),
+    (host.live.Lost("it restarted"), "it restarted"),
+    (ValueError("byte must be in range(0, 256)"), "the port failed in a way this program does not know"),
+])
+def test_a_loss_is_said_in_words_of_ours_and_the_libraries_own_go_to_stderr(capsys, err, why):
+    follow, _ = following([HEADER])
+    live = LiveSession(follow)
+    follow._line(hello(0))
+    follow._lost(err)
+    follow._lost(serial.SerialException(2, "could not open port: no such file"))  # a try since does not change it
+    assert said(live) == "The board went away (%s): trying again every 1 s." % why
+    assert capsys.readouterr().err == ("" if why != "the port failed in a way this program does not know" else
+                                       "make live: the port failed: ValueError: byte must be in range(0, 256)\n")
+
+
+class Recording(Board):
+    """A board on a simulated port that keeps what the PC wrote to it."""
+
+    def __init__(self, answers, first=b""):
+        super().__init__(answers)
+        self.out = first  # what was on its way when the port opened
+        self.written = b""
+
+    def write(self, data):
+        self.written += data
+        super().write(data)
+
+
+def followed(board, until):
+    follow = Follow("/dev/ttyACM0", opener=lambda port: board).start()
+    deadline = time.monotonic() + 5
+    while not until(follow):
+        assert time.monotonic() < deadline, "the board was not followed"
+        time.sleep(0.01)
+    follow.close()
+    return follow
+
+
+def test_a_line_cut_short_never_reaches_the_board_log():
+    def answers(request):
+        if request.startswith("sub"):  # a frame the board's own text was printed into, and a log line after it
+            return [b'~{"sub": 0}', b'~{"frame": "0010player 1 wins', b'0102", "t": 47964}', b"new game"]
+        return board(hello(0), [HEADER])(request)
+
+    # the port opens while the board is in the middle of a line
+    follow = followed(Recording(answers, b'0010201010", "t": 47964}\n'), lambda f: f.notes)
+    assert follow.notes == ["new game"]
+
+
+def test_the_board_is_told_when_the_pc_stops_following():
+    port = Recording(board(hello(4), [HEADER] + STEPS))
+    followed(port, lambda f: len(f.lines) == 5)
+    assert port.written.endswith(b"~unsub\n")
+
+
+def test_make_live_unsubscribes_when_it_stops(monkeypatch):
+    import host.web.server
+
+    port = Recording(board(hello(4), [HEADER] + STEPS))
+
+    class Server:
+        url = "http://127.0.0.1:8000/"
+
+        def follow_live(self, live):
+            self.live = live
+
+    def serve(host, web_port, again, begin):  # until Ctrl-C, once the record came
+        server = Server()
+        begin(server)
+        while len(server.live.lines) < 5:
+            time.sleep(0.01)
+        return 0
+
+    monkeypatch.setattr(host.live, "_open", lambda port_name: port)
+    monkeypatch.setattr(host.web.server, "serve", serve)
+    assert host.live.main([]) == 0 and port.written.endswith(b"~unsub\n")
+
+
+def test_make_live_refuses_a_web_port_given_as_the_boards(capsys):
+    assert host.live.main(["--port", "8933"]) == 1
+    assert capsys.readouterr().err == ("error: PORT= is the board's serial port (e.g. /dev/ttyACM0); the web page's "
+                                       "port is WEB_PORT=8933\n")
+
+
+def test_make_pull_with_no_board_ends_in_a_few_seconds(monkeypatch, tmp_path, capsys):
+    def no_port(port):
+        raise serial.SerialException(2, "could not open port %s: [Errno 2] No such file or directory" % port)
+
+    monkeypatch.setattr(host.live, "_open", no_port)
+    started = time.monotonic()
+    assert host.live.main(["--pull", "--port", "/dev/ttyACM0", "--out", str(tmp_path)]) == 1
+    assert time.monotonic() - started < 6
+    assert capsys.readouterr().err == (
+        "error: no board on /dev/ttyACM0 (no such port: the board is not plugged in, or is on another port): check "
+        "the USB cable; a board without the firmware needs make flash; a terminal, make repl or Thonny holding the "
+        "port keeps the board from answering\n")

@@ -13,7 +13,8 @@ The link only reads the game, never plays it: no line from the host can
 change the rules state. A subscribed host gets each new record line and the
 pixels' frame when it changed, at most one every FRAME_GAP_MS. A
 subscription lapses after QUIET_MS without a line from the host: a host
-that went away costs the loop nothing.
+that went away costs the loop nothing, and make repl run next shows no
+frames.
 
 What a tick costs stays small. Most ticks return at once: the port and a
 subscriber's record are looked at every POLL_MS (while no line is half
@@ -45,7 +46,7 @@ READ_PAGE = 256  # bytes of the record read at once (a line longer is read on it
 FRAME_GAP_MS = 100  # a subscribed host gets at most 10 frames a second
 FRAME_CHUNK = 48  # wire bytes of a frame sent in one tick (96 characters)
 POLL_MS = 20  # how often the port is looked at
-QUIET_MS = 5000  # a subscription lapses when the host has said nothing for this long
+QUIET_MS = 750  # a subscription lapses when the host has said nothing for this long: a host gone, a REPL clean
 VERBS = ("hello", "ping", "frame", "state", "record", "sub", "unsub")
 
 
@@ -247,7 +248,12 @@ class Link:
         if verb == "hello":
             self._hello()
         elif verb == "ping":  # the cheap answer a subscriber keeps its subscription with
-            self.serial.write(b'~{"pong": %d, "steps": %d, "sub": %d}\n' % (now, self._steps(), self.subscribed))
+            serial = self.serial  # (written in pieces: four times a second, nothing allocated)
+            serial.write(b'~{"pong": ')
+            self._number(now)
+            serial.write(b', "steps": ')
+            self._number(self._steps())
+            serial.write(b', "sub": 1}\n' if self.subscribed else b', "sub": 0}\n')
         elif verb == "frame":
             self._frame(now)
         elif verb == "state":

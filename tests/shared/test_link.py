@@ -188,6 +188,8 @@ def test_frames_go_out_to_a_subscriber_without_allocating():
     b.ask("~sub 0\n")  # the record is sent: what follows is the frames, the dice tumbling
     b.link.serial = port = Counting()
     b.run(300)  # (the first frame to this port sets up what the interpreter keeps for later calls)
+    port.send("~ping\n")  # the subscription kept, as a host keeps it
+    b.run(40)
     rig = b.rig
     sent = port.count
     allocated = 0

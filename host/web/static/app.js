@@ -240,6 +240,7 @@ function drawBoard(b) {
   const h = Math.max(...ys) - y0 + pad;
   const root = $("board");
   root.textContent = "";
+  $("waiting").textContent = "";
   root.setAttribute("viewBox", `${x0} ${y0} ${w} ${h}`);
   root.style.aspectRatio = `${w} / ${h}`; // where the page is narrow, the board takes its whole width
   root.dataset.game = b.game;
@@ -375,6 +376,7 @@ function showFrame(f) {
 
 function showState(s) {
   state = s;
+  $("waiting").textContent = board ? "" : s.say; // make live before any board answered: where it is looked for
   if (!board) return;
   const over = s.phase === "over";
   const lead = over && s.winners.length ? s.winners[0] : s.actor;
