@@ -277,12 +277,15 @@ class Controller:
 
     def animate(self, now, erase=False):
         """Between two flash writes of a save (``hal.flash``): the
-        animation's frame goes out if one is due, and before an ``erase``
-        (it holds the CPU for 45 ms) even one not yet due, if the picture
-        moved since the last. A fault here is counted, not logged: the log
-        is a file, and the filesystem is in the middle of a write."""
+        animation's frame goes out if one is due; before an ``erase`` (it
+        holds the CPU for 45 ms) the next one, painted a frame ahead, so
+        the picture moves on just before the erase and again after it. A
+        fault here is counted, not logged: the log is a file, and the
+        filesystem is in the middle of a write."""
         try:
-            if self._frame_due(now) or erase and not self._settling():
+            if erase and not self._settling():
+                self.draw(now + FRAME_MS)
+            elif self._frame_due(now):
                 self.draw(now)
         except Exception:
             self.faults += 1

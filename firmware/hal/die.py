@@ -22,10 +22,11 @@ from hal.ticks import diff
 # which of the 7 pips each value lights, as a bit mask (bit k = pip k)
 FACES = (0, 0b0001000, 0b1000001, 0b1001001, 0b1100011, 0b1101011, 0b1110111)
 TUMBLE_MS = 600  # long enough to read as a throw, short enough not to annoy
-# a new face every 50 ms: the dice visibly rattle, and a face shows for less
-# than the 60 ms an animation may stand still (README, Budgets) with a
-# pass of the loop to spare
-TUMBLE_STEP_MS = 50
+# a new face every 40 ms: the dice visibly rattle. Frames are drawn on the
+# clock's 20 ms marks (app.controller), so each face shows 40 ms, well under
+# the 60 ms an animation may stand still (README, Budgets); a step off the
+# marks would show some faces up to 20 ms longer
+TUMBLE_STEP_MS = 40
 
 
 class Chance:
