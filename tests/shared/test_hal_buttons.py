@@ -301,16 +301,17 @@ class EdgePin(Pin):
         while self.next < len(self.levels) and self.levels[self.next][0] <= t:
             edge = self.IRQ_FALLING if self.level > self.levels[self.next][1] else self.IRQ_RISING
             changed = self.level != self.levels[self.next][1]
-            self.level = self.levels[self.next][1]
+            self.now, self.level = self.levels[self.next]
             self.next += 1
             if changed and self.trigger & edge:
                 self.handler(self)
         self.now = t
 
 
-def run_latched(levels, until, step):
+def run_latched(levels, until, step, clock=False):
+    """``run`` on a pin with the interrupt; with ``clock``, it notes when the first edge came."""
     pin = EdgePin(levels)
-    button = Button(pin)
+    button = Button(pin, clock=(lambda: pin.now) if clock else None)
     assert pin.trigger == EdgePin.IRQ_FALLING | EdgePin.IRQ_RISING and pin.hard
     events = []
     for t in range(0, until, step):
@@ -333,6 +334,8 @@ def test_an_opening_between_two_polls_starts_the_release_though_the_bounce_has_t
     levels = [(0, 1), (100, 0), (301, 1), (302, 0), (303, 1), (304, 0), (306, 1)]
     assert run(levels, 600, step=4) == [(100, PRESS), (316, CLICK)]  # a poll alone waits for the next read open
     assert run_latched(levels, 600, 4) == [(100, PRESS), (312, CLICK)]
+    # the moment of the first edge, from the interrupt: known at the first poll STABLE_MS after 301
+    assert run_latched(levels, 600, 4, clock=True) == [(100, PRESS), (308, CLICK)]
 
 
 def test_what_the_interrupt_sees_never_gives_a_second_press_nor_a_release_while_held():
@@ -340,3 +343,6 @@ def test_what_the_interrupt_sees_never_gives_a_second_press_nor_a_release_while_
     levels = held + chatter(300, 1, 5) + [(305, 1), (500, 0), (600, 1)]
     assert run_latched(levels, 700, 1) == [(100, PRESS), (300 + STABLE_MS, CLICK), (500, PRESS), (600 + STABLE_MS, CLICK)]
     assert run_latched(levels, 700, 3) == [(102, PRESS), (306, CLICK), (501, PRESS), (606, CLICK)]
+    # knowing when the first edge came moves no event but a release's, and that only sooner
+    assert run_latched(levels, 700, 3, clock=True) == [(102, PRESS), (306, CLICK), (501, PRESS), (606, CLICK)]
+    assert run_latched(levels, 700, 7, clock=True) == [(105, PRESS), (308, CLICK), (504, PRESS), (609, CLICK)]
