@@ -16,7 +16,7 @@ OPTIONS ?=
 export DEPS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(" ".join(p["dependencies"] + p["optional-dependencies"]["dev"]))
 export STUBS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(*[d for d in p["optional-dependencies"]["dev"] if "stubs" in d])
 
-.PHONY: help setup test sim play watch replay bench bench-check calibrate fuzz strength build flash repl bringup live pull vpico wiring hardware clean
+.PHONY: help setup test check sim play watch replay bench bench-check calibrate fuzz strength build flash repl bringup live pull vpico wiring hardware clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -43,6 +43,9 @@ setup: $(VENV)/.installed node_modules/.installed .stubs/.installed ## create .v
 
 test: setup ## run every check: mpy-cross, the MicroPython gate, the type check, the pytest suite
 	$(PY) -m pytest
+
+check: $(VENV)/.installed ## the quick loop while changing code: the rules and app tests on CPython, in seconds
+	$(PY) -m pytest tests/shared
 
 # whether a variable was given on the command line or in the environment (not a default here)
 given = $(filter command line environment,$(origin $(1)))

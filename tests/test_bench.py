@@ -63,6 +63,7 @@ def table():
     return out.getvalue().splitlines()
 
 
+@pytest.mark.wasm
 def test_bench_prints_the_led_figures_for_every_interpreter(table):
     assert table[0].split()[:5] == ["figure", "CPython", "WebAssembly", "Pico", "budget"]
     encode = next(l for l in table if l.startswith("LED frame encode"))
@@ -71,6 +72,7 @@ def test_bench_prints_the_led_figures_for_every_interpreter(table):
     assert allocated.split()[-1] in ("within", "OVER")
 
 
+@pytest.mark.wasm
 def test_bench_prints_every_game_beside_its_budgets(table):
     for name in GAMES:
         rows = [l for l in table if l.startswith(name + ":")]
@@ -101,6 +103,7 @@ def test_bench_prints_every_game_beside_its_budgets(table):
         assert next(l for l in table if port in l).split()[-1] in ("within", "OVER")
 
 
+@pytest.mark.wasm
 def test_the_heap_is_measured_on_the_firmware_as_the_pico_loads_it(table):
     note = next(l for l in table if l.startswith("heap in use (WebAssembly):"))
     assert ".mpy files of host/build.py" in note and "NOT loaded from .mpy" not in note
@@ -248,6 +251,7 @@ def test_the_largest_free_block_is_read_from_mem_info_and_the_true_lowest_from_t
         bench_pico.whole_game(Watched({"free": 160000, "largest_block": 9000, "at_ms": 5}))
 
 
+@pytest.mark.pico
 def test_the_bench_image_boots_on_the_emulated_pico(tmp_path):
     try:
         pico_files()

@@ -14,6 +14,8 @@ from hal.simulated import Bytes
 from host.screen import screen_colours
 from test_web_server import serving
 
+pytestmark = pytest.mark.browser
+
 ROOT = __file__.rsplit("/tests/", 1)[0]
 # the browser: where CHROMIUM points, else the first of these on the PATH
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")

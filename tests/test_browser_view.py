@@ -24,6 +24,8 @@ from test_browser import browser, click_space, press, shows, start, steps  # noq
 from test_live import HEADER, STEPS, following, hello, line
 from test_web_server import serving
 
+pytestmark = pytest.mark.browser
+
 ROOT = __file__.rsplit("/tests/", 1)[0]
 SHOTS = "host/web/screenshots"  # the README shows them
 DESKTOP = {"viewport": {"width": 1366, "height": 768}}

@@ -79,6 +79,7 @@ def test_a_pin_map_mistake_names_the_pin_map_and_the_role(tmp_path):
     assert str(err.value) == "hardware/pins.json: pin map: 'sensor_latch' needs 'sensor_clock' too"
 
 
+@pytest.mark.pico
 def test_the_budget_in_config_json_is_the_one_the_pico_lights_within(build_dir, tmp_path):
     """On the emulated Pico: Tiddlee Snuka's first picture draws 170 to 270 mA by
     the model as it breathes; with "led_ma": 260, less the pocket beams' 138 mA,

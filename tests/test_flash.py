@@ -90,6 +90,7 @@ def flash(pico, out):
     return result.stdout
 
 
+@pytest.mark.pico
 def test_a_second_flash_removes_what_the_build_dropped_and_nothing_of_the_makers(tmp_path):
     try:
         pico_files()

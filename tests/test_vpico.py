@@ -40,6 +40,8 @@ from rules.games import new_game
 from rules.playout import Rng, random_step
 from rules.record import line
 
+pytestmark = pytest.mark.pico
+
 ROOT = Path(__file__).resolve().parent.parent
 MPREMOTE = Path(sys.executable).parent / "mpremote"
 BOARDS = ("detour", "sniggle", "mehen", "snuka")

@@ -10,6 +10,8 @@ import time
 
 import serial
 
+import pytest
+
 from app import device, startup
 from app.keeper import BAD, SAVES
 from hal import storage
@@ -17,6 +19,8 @@ from hal.simulated import Bytes, Rig
 from host.vpico import VirtualPico, flash
 from rules.board import MAX_PIXELS
 from test_vpico import build_dir, fresh_game, image, prepared, shows, wire  # noqa: F401 (build_dir: a fixture)
+
+pytestmark = pytest.mark.pico
 
 WATCHDOG_MS = 300  # the loop's watchdog on this firmware, for a short test (the board's is 8 s)
 SAVED = "the saved game could not be resumed (the board restarted 3 times in a row while playing it); " \

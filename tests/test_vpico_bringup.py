@@ -6,8 +6,12 @@ import subprocess
 import threading
 import time
 
+import pytest
+
 from host.vpico import VirtualPico
 from test_vpico import MPREMOTE, SETTLED_MS, build_dir, image, read_board  # noqa: F401
+
+pytestmark = pytest.mark.pico
 
 BRINGUP = "from app import bringup\nbringup.run(5)\n"
 WAIT_S = 120  # wall time for a line to come (a busy machine runs the emulator slowly)

@@ -15,6 +15,8 @@ import pytest
 from host.vpico import MissingPicoFiles, flash, pico_files
 from host.vpico import calibrate as c
 
+pytestmark = pytest.mark.pico
+
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "hardware" / "calibration.md"
 

@@ -24,6 +24,8 @@ from rules.record import replay
 from test_vpico import SETTLED_MS, WINDOW_MS, build_dir, fresh_game, image, prepared, record, stand  # noqa: F401
 from test_vpico import read_board as board_data
 
+pytestmark = [pytest.mark.pico, pytest.mark.browser]
+
 BOARD = "snuka"  # every long press of button 1 is a step: what it offers first
 WAIT_S = 120  # wall time for the host to catch up with the emulated Pico (a busy machine runs it slowly)
 

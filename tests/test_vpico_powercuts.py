@@ -14,6 +14,8 @@ import os
 import random
 from contextlib import contextmanager
 
+import pytest
+
 from app import keeper as keeper_module
 from app.keeper import Keeper
 from hal import storage
@@ -22,6 +24,8 @@ from host.vpico.flash import PicoFiles, image, read
 from rules.playout import Rng, random_step
 from rules.record import line
 from test_vpico import build_dir, fresh_game  # noqa: F401  (build_dir is a fixture)
+
+pytestmark = pytest.mark.pico
 
 BOARD = "detour"
 STEPS = 30  # steps of the game, each cut at every write

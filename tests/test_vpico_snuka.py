@@ -5,10 +5,14 @@ The same presses on the simulator's board (a Rig) give the same record."""
 
 import json
 
+import pytest
+
 from app.keeper import Keeper
 from hal.simulated import Bytes, Rig
 from host.vpico import VirtualPico
 from test_vpico import SETTLED_MS, build_dir, fresh_game, image, record, the_pico_files  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.pico
 
 HOLD_MS = 80  # a quick press of a button
 

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.pico
+
 ROOT = Path(__file__).resolve().parent.parent
 LINE_MISS = (8 + 4 + 16) * 2 + 1
 WORD_MISS = (8 + 4 + 8) * 2 + 1
