@@ -472,12 +472,21 @@ class Table:
     def lift(self, s):
         sim, ctl = self.rig.sim, self.ctl
         if not sim.occupied(s):
-            raise ValueError("there is no piece on %s" % self.game.board.ids[s])
+            raise self.no_piece(s)
         if ctl.expected is not None and ctl.expected[s] >= 2:
             self.rig.run(100)  # one piece off a stack: the sensor still sees the rest
         else:
             self.rig.lift(self.game.board.ids[s])
         self.hand.append(s)
+
+    def no_piece(self, s):
+        """Why nothing can be lifted from the empty space ``s``: the drawing
+        shows a piece there that the hands have not put down yet, or none."""
+        name = self.game.board.ids[s]
+        if self.ctl.expected and self.ctl.expected[s] and not self.ctl.mismatch()[0]:
+            return ValueError("the game has a piece on %s, the board not yet: put %s puts it there, fix puts every "
+                              "piece where the game has them" % (name, name))
+        return ValueError("there is no piece on %s" % name)
 
     def put(self, s):
         ids = self.game.board.ids
@@ -498,7 +507,7 @@ class Table:
                              % TITLES[self.game.name])
         held = a in self.hand  # lifted already
         if not held and not self.rig.sim.occupied(a):
-            raise ValueError("there is no piece on %s" % self.game.board.ids[a])
+            raise self.no_piece(a)
         if a != b and self.rig.sim.occupied(b):
             self.rig.lift(self.game.board.ids[b])  # all of it: its sensor opens
             self.hand.append(b)

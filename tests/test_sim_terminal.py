@@ -4,6 +4,7 @@ the rules are the real ones; only the die's random source is scripted."""
 
 import io
 import re
+from pathlib import Path
 
 from hal.simulated import Bytes
 from host.boardfile import read_board
@@ -13,6 +14,7 @@ from rules.core import PHASE_NAMES
 from rules.games import new_game
 from rules.record import replay
 
+ROOT = Path(__file__).resolve().parents[1]
 ESCAPE = re.compile(r"\x1b\[([0-9;]*)m")
 
 
@@ -82,6 +84,23 @@ def test_a_detour_turn_roll_put_the_pieces_on_start_and_move_onto_a_lit_space():
     row_1 = next(line for line in moved.splitlines() if line.startswith(" 1 "))
     assert row_1.split() == ["1", "*", ".", ".", "S", ".", ".", "1^"]  # the piece stands on g1
     assert "\x1b[" not in text  # --plain: letters only
+
+
+def test_the_readmes_first_turn_typed_into_make_play_moves_the_piece():
+    readme = (ROOT / "README.md").read_text()
+    block = readme[readme.index("```text\n", readme.index("`make play` (or")):]
+    commands = [line[2:].split("#")[0].strip() for line in block.split("```")[1].splitlines()[1:]]
+    assert commands == ["r", "fix", "m d1 g1"]
+    # Enter for the game, players, options, seats and board; bytes 2 and 4 roll 3 and 5
+    text = play([], [""] * 5 + commands + ["q"], dice=(2, 4))
+    assert "piece 1a moves 3: d1 -> g1" in text.split("\n> ")[-2]
+
+
+def test_a_piece_the_game_has_but_the_board_not_yet_is_named_with_the_command_that_puts_it():
+    t = table("detour", dice=(2, 4))
+    assert t.command("r") == (True, "")
+    assert t.command("m d1 g1") == (False, "the game has a piece on d1, the board not yet: put d1 puts it there, "
+                                           "fix puts every piece where the game has them")
 
 
 def test_the_board_is_drawn_in_the_colours_its_pixels_send():
