@@ -29,7 +29,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
-	@command -v node >/dev/null || { echo "error: node (20 or newer) is needed to run the tests under the real MicroPython; install Node.js and try again" >&2; exit 1; }
+	@command -v node >/dev/null || { echo "error: node (Node.js 20 or newer) is needed for the tests, make vpico and the MicroPython gate (the firmware run under the real MicroPython): install it (Debian: apt install nodejs npm), then make setup" >&2; exit 1; }
 	npm ci --silent --no-audit --no-fund
 	touch $@
 
