@@ -149,8 +149,14 @@ def test_the_port_is_the_one_pico_plugged_in(monkeypatch):
     with pytest.raises(b.BuildError, match="several Picos.*ttyACM1, /dev/ttyACM2"):
         b.find_port()
     ports[:] = [Port("/dev/ttyUSB0", 0x10C4)]
-    with pytest.raises(b.BuildError, match="no Pico running MicroPython.*flashing.md"):
-        b.find_port()
+    with pytest.raises(b.BuildError, match="no Pico running MicroPython.*data cable.*flashing.md.*"
+                                           "/dev/ttyACM0.*make repl PORT=/dev/ttyACM0"):
+        b.find_port("make repl")
+
+
+def test_a_port_that_does_not_exist_is_named_before_mpremote_tries_it(capsys):
+    assert b.main(["flash", "--port", "/dev/ttyACM77"]) == 2
+    assert capsys.readouterr().err.startswith("error: there is no port /dev/ttyACM77: is the Pico plugged in?")
 
 
 def test_make_passes_port_fresh_and_board_on():
