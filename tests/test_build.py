@@ -1,6 +1,7 @@
 """make build: the Pico's filesystem in build/, and the flash command line."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -183,3 +184,14 @@ def test_flash_refuses_a_build_that_leaves_no_room_for_the_games(tmp_path, monke
     monkeypatch.setattr(b, "ask_pico", lambda port: pytest.fail("the Pico was asked"))
     with pytest.raises(b.BuildError, match="saves and records of its 2 boards need 328 KiB"):
         b.flash("/dev/ttyACM0", out)
+
+
+def test_make_help_lines_its_descriptions_up_and_clean_removes_the_emulated_picos_files():
+    import subprocess
+
+    lines = [line for line in subprocess.run(["make", "help"], cwd=ROOT, capture_output=True, text=True,
+                                             check=True).stdout.splitlines() if line.startswith("  make ")]
+    columns = {re.match(r"  make \S+ +", line).end() for line in lines if "variables:" not in line}
+    assert len(lines) > 20 and len(columns) == 1  # every description starts in one column
+    clean = subprocess.run(["make", "-n", "clean"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert " .vpico" in clean
