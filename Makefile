@@ -19,7 +19,7 @@ export STUBS := import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["
 .PHONY: help setup test check sim play watch replay bench bench-check calibrate fuzz strength build flash repl bringup live pull vpico wiring hardware clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 	@echo "  make watch variables: GAME=$(GAME) SEED=$(SEED) PLAYERS=$(PLAYERS) SEATS=search,random OPTIONS='pieces=4 half_turns=true' SPEED=slow|normal|fast|instant|step RECORD=game.jsonl"
 
 $(VENV)/.installed: pyproject.toml
@@ -29,7 +29,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
-	@command -v node >/dev/null || { echo "error: node (20 or newer) is needed to run the tests under the real MicroPython; install Node.js and try again" >&2; exit 1; }
+	@command -v node >/dev/null || { echo "error: node (Node.js 20 or newer) is needed for the tests, make vpico and the MicroPython gate (the firmware run under the real MicroPython): install it (Debian: apt install nodejs npm), then make setup" >&2; exit 1; }
 	npm ci --silent --no-audit --no-fund
 	touch $@
 
@@ -106,6 +106,6 @@ hardware: $(VENV)/.installed ## the magnet check of every board (worst case, whe
 	$(PY) -m host.fields
 	$(PY) -m host.power
 
-clean: ## remove the virtualenv, node packages and caches
-	rm -rf $(VENV) node_modules .stubs .pytest_cache .hypothesis build
+clean: ## remove the virtualenv, node packages, caches, build/ and the emulated Pico's files (.vpico/)
+	rm -rf $(VENV) node_modules .stubs .pytest_cache .hypothesis build .vpico
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

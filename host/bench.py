@@ -22,6 +22,7 @@ note under the table names the seed and step, so it can be found again.
 """
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import os
@@ -29,6 +30,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from app.controller import HINT_MS
@@ -269,7 +271,7 @@ def strength_of(nodes, jobs=2):
         for first in range(0, STRENGTH_GAMES, strength.CHUNK):
             tasks.append((name, "search", "greedy", first, min(strength.CHUNK, STRENGTH_GAMES - first), n))
     with multiprocessing.Pool(jobs) as pool:
-        results = pool.map(strength.play_games, tasks, chunksize=1)
+        results = list(strength.played(pool.imap(strength.play_games, tasks), tasks, "bench: the hint's strength"))
     out = {name: (0, 0) for name in nodes}
     for task, (score, _, _) in zip(tasks, results):
         total, games = out[task[0]]
@@ -277,11 +279,21 @@ def strength_of(nodes, jobs=2):
     return out
 
 
+@contextlib.contextmanager
+def stage(what):
+    """Progress lines around a stage of the bench: when it starts and how long it took."""
+    start = time.time()
+    bench_pico.progress("%s ..." % what)
+    yield
+    bench_pico.progress("%s done (%.0f s)" % (what, time.time() - start))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m host.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 when a figure is over its budget")
     args = parser.parse_args(argv)
-    positions = {name: worst_position(name) for name in GAMES}
+    with stage("worst positions, on CPython"):
+        positions = {name: worst_position(name) for name in GAMES}
     # the times on the clock first, on a machine the emulated Picos do not load yet: run beside them, the
     # WebAssembly figures came out up to four times as long from one run to the next
     with tempfile.TemporaryDirectory() as lib:
@@ -289,12 +301,17 @@ def main(argv=None):
         shutil.copy(os.path.join(HOST, "bench_device.py"), lib)
         with open(os.path.join(lib, "positions.json"), "w") as f:
             json.dump(positions, f)
-        cpy = on_cpython(lib, os.path.join(lib, "positions.json"))
-        mpy = on_micropython(lib, ["/lib/positions.json"])
-        pack_firmware(lib, "firmware.json")
-        heaps = {name: on_micropython(lib, ["--heap", name, "/lib/firmware.json"]) for name in GAMES}
-    pico = bench_pico.figures(positions)  # minutes of emulated Pico, whose clock counts cycles
-    power = strength_of({name: pico[name]["device"][name]["budget_nodes"] for name in GAMES})
+        with stage("CPython figures"):
+            cpy = on_cpython(lib, os.path.join(lib, "positions.json"))
+        with stage("WebAssembly figures"):
+            mpy = on_micropython(lib, ["/lib/positions.json"])
+        with stage("WebAssembly heaps, the firmware as the Pico loads it"):
+            pack_firmware(lib, "firmware.json")
+            heaps = {name: on_micropython(lib, ["--heap", name, "/lib/firmware.json"]) for name in GAMES}
+    with stage("emulated Picos, %d boards, %d at a time" % (len(GAMES), bench_pico.JOBS)):
+        pico = bench_pico.figures(positions)  # minutes of emulated Pico, whose clock counts cycles
+    with stage("the hint's strength, %d games a board against the greedy player" % STRENGTH_GAMES):
+        power = strength_of({name: pico[name]["device"][name]["budget_nodes"] for name in GAMES})
     table = list(led_rows(cpy, mpy, pico[GAMES[-1]]["device"]))
     for name in GAMES:
         table.extend(game_rows(name, positions[name], cpy, mpy, heaps[name], pico[name], power[name]))

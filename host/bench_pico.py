@@ -59,7 +59,8 @@ import subprocess
 import sys
 import tempfile
 import threading
-from concurrent.futures import ThreadPoolExecutor
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from host import ROOT
@@ -319,6 +320,11 @@ def link_cost(pico):
     return figures
 
 
+def progress(text):
+    """A line on stderr on how far the bench is: it runs for half an hour and more."""
+    print("bench: %s" % text, file=sys.stderr, flush=True)
+
+
 def board_figures(name, positions, led=False):
     """Every Pico figure of board ``name`` (and the LED frame's and the polls', with ``led``)."""
     with tempfile.TemporaryDirectory(prefix="bench-pico-") as tmp:
@@ -331,6 +337,7 @@ def board_figures(name, positions, led=False):
             with VirtualPico(Path(tmp) / "twin.img", board=name) as other:
                 twin.append(pressed(other, name, False)[2])
 
+        progress("emulated Pico, %s: boot, and touch 1 of %d beside a twin" % (name, len(PHASES_MS)))
         thread = threading.Thread(target=twin_run)
         thread.start()
         paths[0].write_bytes(data)
@@ -341,7 +348,8 @@ def board_figures(name, positions, led=False):
                 thread.join()
             if not twin:
                 raise RuntimeError("the twin Pico did not run")
-            for phase in PHASES_MS[1:]:
+            for k, phase in enumerate(PHASES_MS[1:], 2):
+                progress("emulated Pico, %s: touch %d of %d" % (name, k, len(PHASES_MS)))
                 paths[1].write_bytes(data)
                 with VirtualPico(paths[1], board=name) as other:
                     runs.append(pressed(other, name, True, phase) + (longest_pause(other, other.frames(0)),))
@@ -354,6 +362,7 @@ def board_figures(name, positions, led=False):
             if find_game(name)(read_board(name), 2, {}).occupancy() is None:  # button 1 picks on a click
                 clicks = [click_answered(seen, ups) for _, ups, seen, _ in runs]
                 figures["click_lit_ms"] = None if None in clicks else max(clicks)
+            progress("emulated Pico, %s: resume, the loop, a whole game, the device figures, the link" % name)
             pico.power_cut()
             figures["resume_ms"] = first_frame(pico, 2)["t_ms"]
             figures["loop"] = worst_moment(pico, name, positions[name])
@@ -363,6 +372,7 @@ def board_figures(name, positions, led=False):
             figures["device"] = json.loads(run(pico, code % argv)[-1])
             figures["link"] = link_cost(pico)
         # the flash at the datasheet's maximum erase and program times: boot, resume, the press's pause
+        progress("emulated Pico, %s: the flash at its maximum times" % name)
         paths[1].write_bytes(data)
         with VirtualPico(paths[1], board=name, flash_times="max") as slow:
             _, _, seen = pressed(slow, name, True)
@@ -374,9 +384,13 @@ def board_figures(name, positions, led=False):
 
 def figures(positions, names=GAMES):
     """{board: its figures} for every board in ``names``, JOBS at a time; the LED frame's on the last."""
+    start = time.time()
     with ThreadPoolExecutor(JOBS) as pool:
-        jobs = {name: pool.submit(board_figures, name, positions, name == names[-1]) for name in names}
-        return {name: job.result() for name, job in jobs.items()}
+        jobs = {pool.submit(board_figures, name, positions, name == names[-1]): name for name in names}
+        for n, job in enumerate(as_completed(jobs), 1):
+            progress("emulated Pico, %s done (%d of %d boards, %.0f min)" % (jobs[job], n, len(names),
+                                                                          (time.time() - start) / 60))
+        return {name: job.result() for job, name in jobs.items()}
 
 
 def main(argv=None):

@@ -183,8 +183,9 @@ def report(files, config_board):
 
 # ---- the Pico on the serial port -------------------------------------------------------
 
-def find_port():
-    """The serial port of the one Pico running MicroPython that is plugged in."""
+def find_port(command="make flash"):
+    """The serial port of the one Pico running MicroPython that is plugged in
+    (``command``: what the messages tell to run again with PORT=)."""
     from serial.tools import list_ports
 
     picos = [p for p in list_ports.comports() if p.vid == PICO_VID]
@@ -192,10 +193,19 @@ def find_port():
         return picos[0].device
     if not picos:
         raise BuildError(
-            "no Pico running MicroPython found on USB. Plug it in; if it is new, put MicroPython on it first "
-            "(hardware/flashing.md). Or name the port: make flash PORT=/dev/ttyACM0")
-    raise BuildError("several Picos are plugged in (%s); choose one: make flash PORT=..."
-                     % ", ".join(p.device for p in picos))
+            "no Pico running MicroPython found on USB. Check that it is plugged in with a data cable (a "
+            "charge-only cable powers it but shows no port) and that MicroPython is on it (a new Pico: "
+            "hardware/flashing.md, section 1); on Linux it shows as /dev/ttyACM0 (ls /dev/ttyACM*). "
+            "To name its port: %s PORT=/dev/ttyACM0" % command)
+    raise BuildError("several Picos are plugged in (%s); choose one: %s PORT=..."
+                     % (", ".join(p.device for p in picos), command))
+
+
+def check_port(port):
+    """Refuse a port path that does not exist: mpremote would only guess that it is in use."""
+    if "/" in port and not os.path.exists(port):
+        raise BuildError("there is no port %s: is the Pico plugged in? Leave PORT= out to find it on USB, "
+                         "or see which ports there are: ls /dev/ttyACM*" % port)
 
 
 # what the Pico says of itself, and the files the last flash left there (None: no list)
@@ -373,7 +383,8 @@ def main(argv=None):
             files = build(args.out, args.board, led_ma=args.led_ma)
             print(report(files, json.loads((args.out / "config.json").read_text())["board"]))
             return 0
-        port = args.port or find_port()
+        port = args.port or find_port("make %s" % args.action)
+        check_port(port)
         if args.action == "repl":
             os.execv(BIN / "mpremote", [str(BIN / "mpremote"), "connect", port, "repl"])
         if args.action == "bringup":

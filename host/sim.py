@@ -76,7 +76,10 @@ Commands (a space is named as in boards/<game>.json: d1, SR1, 12, ...):
   help          this list
   q             quit
 Lights: a piece that may move breathes in its player's colour, white is where it may
-go, blinking amber asks for a piece, blinking red is wrong (lift it or turn it back).""" % ", ".join(SPEEDS)
+go, blinking amber asks for a piece, blinking red is wrong (lift it or turn it back).
+Drawing: where the game has the pieces; 1> is a piece of player 1 heading right (Detour),
+1^+ more than one piece on that space; S START, F FINISH, * star, @ a wheel's star,
+C the centre star.""" % ", ".join(SPEEDS)
 
 
 def option(text):
@@ -148,8 +151,14 @@ def main(argv=None, input=None, output=None, urandom=None):
                  for n, k in enumerate(kinds)]
         table = Table(game, urandom or os.urandom, seats, colour, args.record, args.speed or DEFAULT_SPEED,
                       sensors=not args.buttons)
-        return table.play(ask, out, clear=colour and tty, paced=tty)
-    except KeyboardInterrupt:  # Ctrl-C ends the game like q
+        try:
+            table.play(ask, out, clear=colour and tty, paced=tty)
+        except KeyboardInterrupt:  # Ctrl-C ends the game like q
+            out.write("\n")
+        if args.record:
+            out.write("record written to %s\n" % args.record)
+        return 0
+    except KeyboardInterrupt:  # in the questions before the game, or watching
         out.write("\n")
         return 0
 
@@ -347,6 +356,11 @@ class Table:
         self.stuck = ""  # why a computer seat could not act, once that happened
 
     @property
+    def watching(self):
+        """Computer players in every seat: nobody at the table plays, a viewer watches."""
+        return all(seat is not None for seat in self.seats)
+
+    @property
     def ctl(self):
         return self.rig.ctl
 
@@ -360,7 +374,7 @@ class Table:
         """Play until q or the end of the input, or with nobody to ask (no
         person at the table, no step to wait for) until nothing more happens.
         A frame after every computer step, and with ``paced`` the speed's pause."""
-        humans = any(seat is None for seat in self.seats)
+        humans = not self.watching
         shown = False  # whether the last frame shows the board as it is
         while True:
             acted = self.computer_step()
@@ -472,12 +486,21 @@ class Table:
     def lift(self, s):
         sim, ctl = self.rig.sim, self.ctl
         if not sim.occupied(s):
-            raise ValueError("there is no piece on %s" % self.game.board.ids[s])
+            raise self.no_piece(s)
         if ctl.expected is not None and ctl.expected[s] >= 2:
             self.rig.run(100)  # one piece off a stack: the sensor still sees the rest
         else:
             self.rig.lift(self.game.board.ids[s])
         self.hand.append(s)
+
+    def no_piece(self, s):
+        """Why nothing can be lifted from the empty space ``s``: the drawing
+        shows a piece there that the hands have not put down yet, or none."""
+        name = self.game.board.ids[s]
+        if self.ctl.expected and self.ctl.expected[s] and not self.ctl.mismatch()[0]:
+            return ValueError("the game has a piece on %s, the board not yet: put %s puts it there, fix puts every "
+                              "piece where the game has them" % (name, name))
+        return ValueError("there is no piece on %s" % name)
 
     def put(self, s):
         ids = self.game.board.ids
@@ -498,7 +521,7 @@ class Table:
                              % TITLES[self.game.name])
         held = a in self.hand  # lifted already
         if not held and not self.rig.sim.occupied(a):
-            raise ValueError("there is no piece on %s" % self.game.board.ids[a])
+            raise self.no_piece(a)
         if a != b and self.rig.sim.occupied(b):
             self.rig.lift(self.game.board.ids[b])  # all of it: its sensor opens
             self.hand.append(b)
@@ -660,8 +683,9 @@ class Table:
             lines.append("the board disagrees: " + disagree)
         if self.stuck:
             lines.append(self.stuck)
-        lines.append("phase %s, draw %d mA; help lists the commands"
-                     % (PHASE_NAMES[game.phase], self.ctl.ports.pixels.draw_ma))
+        typed = not self.watching or self.speed == "step"  # watching, nothing is typed but next and q
+        lines.append("phase %s, draw %d mA%s" % (PHASE_NAMES[game.phase], self.ctl.ports.pixels.draw_ma,
+                                                  "; help lists the commands" if typed else ""))
         return lines
 
     def who(self, p):
@@ -672,6 +696,9 @@ class Table:
         """What the board waits for, in words, and the command that does it."""
         game, ctl = self.game, self.ctl
         ids = game.board.ids
+        if self.watching:
+            return "Watch mode: computer players play the controller on a simulated board, a frame after each " \
+                "step; %s." % ("next shows the next, q stops" if self.speed == "step" else "Ctrl-C stops it")
         if ctl.prompt >= 0:
             return "New game? h2 again starts one; r1 keeps this game."
         if game.over():
@@ -680,7 +707,7 @@ class Table:
             return "%s won. new starts another game, q quits." % who
         if game.phase == POPOFF:
             a, b = ctl.duel.players if ctl.duel else (game.turn, game.actor)
-            faces = " (%s)" % ", ".join(str(v) for v in ctl.duel_faces) if any(ctl.duel_faces) else ""
+            faces = "".join(", player %d popped %d" % (p + 1, v) for p, v in zip((a, b), ctl.duel_faces) if v)
             return "Pop-off%s: %s presses r1, %s presses r2; the first 6 wins." % (faces, self.who(a), self.who(b))
         who = self.who(game.turn if game.is_chance() else game.actor)
         shown = game.notation(ctl.picked[1]) if ctl.picked else "-"

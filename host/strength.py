@@ -30,6 +30,7 @@ PAIRINGS = (("search", "random"), ("search", "greedy"), ("greedy", "random"))
 # the same throw, so only the hunt, with lions to steer, tells players apart)
 SETUPS = {"mehen": {"hunt": True}}
 CHUNK = 25  # games per task handed to a worker
+PROGRESS_S = 10  # a run takes minutes: how far it is, at most this often
 Z = 1.96  # 95%
 
 
@@ -69,6 +70,21 @@ def play_games(task):
     return score, ties, steps  # the score in half points
 
 
+def played(results, tasks, what="strength"):
+    """``results`` (of play_games on ``tasks``, in order) as they come, telling
+    stderr every PROGRESS_S how many games are played."""
+    total = sum(task[4] for task in tasks)
+    start = shown = time.time()
+    done = 0
+    for task, result in zip(tasks, results):
+        done += task[4]
+        if time.time() - shown >= PROGRESS_S:
+            shown = time.time()
+            print("%s: game %d of %d, %d %% done (%.0f s)" % (what, done, total, 100 * done // total, shown - start),
+                  file=sys.stderr, flush=True)
+        yield result
+
+
 def split(total, count=len(PAIRINGS)):
     """How many games each of ``count`` pairings gets: ``total`` shared out, at least one each."""
     base = max(1, total // count)
@@ -97,9 +113,9 @@ def main(argv=None):
     start = time.time()
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
-            results = pool.map(play_games, tasks, chunksize=1)
+            results = list(played(pool.imap(play_games, tasks), tasks))
     else:
-        results = [play_games(t) for t in tasks]
+        results = list(played(map(play_games, tasks), tasks))
     totals = {}
     for key, task, (score, ties, steps) in zip(keys, tasks, results):
         t = totals.setdefault(key, [0, 0, 0, 0])

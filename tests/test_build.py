@@ -1,6 +1,7 @@
 """make build: the Pico's filesystem in build/, and the flash command line."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -149,8 +150,14 @@ def test_the_port_is_the_one_pico_plugged_in(monkeypatch):
     with pytest.raises(b.BuildError, match="several Picos.*ttyACM1, /dev/ttyACM2"):
         b.find_port()
     ports[:] = [Port("/dev/ttyUSB0", 0x10C4)]
-    with pytest.raises(b.BuildError, match="no Pico running MicroPython.*flashing.md"):
-        b.find_port()
+    with pytest.raises(b.BuildError, match="no Pico running MicroPython.*data cable.*flashing.md.*"
+                                           "/dev/ttyACM0.*make repl PORT=/dev/ttyACM0"):
+        b.find_port("make repl")
+
+
+def test_a_port_that_does_not_exist_is_named_before_mpremote_tries_it(capsys):
+    assert b.main(["flash", "--port", "/dev/ttyACM77"]) == 2
+    assert capsys.readouterr().err.startswith("error: there is no port /dev/ttyACM77: is the Pico plugged in?")
 
 
 def test_make_passes_port_fresh_and_board_on():
@@ -177,3 +184,14 @@ def test_flash_refuses_a_build_that_leaves_no_room_for_the_games(tmp_path, monke
     monkeypatch.setattr(b, "ask_pico", lambda port: pytest.fail("the Pico was asked"))
     with pytest.raises(b.BuildError, match="saves and records of its 2 boards need 328 KiB"):
         b.flash("/dev/ttyACM0", out)
+
+
+def test_make_help_lines_its_descriptions_up_and_clean_removes_the_emulated_picos_files():
+    import subprocess
+
+    lines = [line for line in subprocess.run(["make", "help"], cwd=ROOT, capture_output=True, text=True,
+                                             check=True).stdout.splitlines() if line.startswith("  make ")]
+    columns = {re.match(r"  make \S+ +", line).end() for line in lines if "variables:" not in line}
+    assert len(lines) > 20 and len(columns) == 1  # every description starts in one column
+    clean = subprocess.run(["make", "-n", "clean"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert " .vpico" in clean

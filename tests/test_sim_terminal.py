@@ -4,15 +4,18 @@ the rules are the real ones; only the die's random source is scripted."""
 
 import io
 import re
+from pathlib import Path
 
 from hal.simulated import Bytes
 from host.boardfile import read_board
 from host.screen import screen_colours
 from host.sim import Table, main
-from rules.core import PHASE_NAMES
+from rules.core import PHASE_NAMES, POPOFF
 from rules.games import new_game
+from rules.playout import Rng, random_step
 from rules.record import replay
 
+ROOT = Path(__file__).resolve().parents[1]
 ESCAPE = re.compile(r"\x1b\[([0-9;]*)m")
 
 
@@ -82,6 +85,42 @@ def test_a_detour_turn_roll_put_the_pieces_on_start_and_move_onto_a_lit_space():
     row_1 = next(line for line in moved.splitlines() if line.startswith(" 1 "))
     assert row_1.split() == ["1", "*", ".", ".", "S", ".", ".", "1^"]  # the piece stands on g1
     assert "\x1b[" not in text  # --plain: letters only
+
+
+def test_the_readmes_first_turn_typed_into_make_play_moves_the_piece():
+    readme = (ROOT / "README.md").read_text()
+    block = readme[readme.index("```text\n", readme.index("`make play` (or")):]
+    commands = [line[2:].split("#")[0].strip() for line in block.split("```")[1].splitlines()[1:]]
+    assert commands == ["r", "fix", "m d1 g1"]
+    # Enter for the game, players, options, seats and board; bytes 2 and 4 roll 3 and 5
+    text = play([], [""] * 5 + commands + ["q"], dice=(2, 4))
+    assert "piece 1a moves 3: d1 -> g1" in text.split("\n> ")[-2]
+
+
+def test_a_piece_the_game_has_but_the_board_not_yet_is_named_with_the_command_that_puts_it():
+    t = table("detour", dice=(2, 4))
+    assert t.command("r") == (True, "")
+    assert t.command("m d1 g1") == (False, "the game has a piece on d1, the board not yet: put d1 puts it there, "
+                                           "fix puts every piece where the game has them")
+
+
+def test_a_pop_off_names_who_popped_which_face():
+    game = new_game("detour", read_board("detour"), 2)
+    rng = Rng(3)
+    while game.phase != POPOFF:
+        game.play(random_step(game, rng))
+    t = Table(game, Bytes((4, 1)), [None, None])
+    for command in ("r1", "r2"):
+        assert t.command(command) == (True, "")
+    assert t.guide().startswith("Pop-off, player 1 popped 5, player 2 popped 2: player 1 (red) presses r1")
+
+
+def test_a_stack_on_a_start_is_explained_under_the_board():
+    t = Table(new_game("detour", read_board("detour"), 2, {"pieces": 4}), Bytes((2, 4)), [None, None])
+    assert "1^+" not in t.frame()
+    t.command("r")
+    frame = plain(t.frame())
+    assert " 1^+" in frame and "1^+: more than one piece stands there" in frame
 
 
 def test_the_board_is_drawn_in_the_colours_its_pixels_send():
@@ -223,6 +262,7 @@ def test_a_computer_seat_plays_its_turn_on_the_board_and_the_record_replays(tmp_
     assert "player 2 goes first" in after and "player 2 rolls 3,2" in after
     assert "player 1's turn" in after and "player 1 (red): roll the dice with r." in after
     assert "disagrees" not in after
+    assert text.endswith("> q\nrecord written to %s\n" % record)
     lines = record.read_text().splitlines()
     assert len(lines) == 6  # the header, two throws for the first turn, a roll, a move for each die
     game = replay(lines, read_board)
@@ -293,6 +333,8 @@ def test_watching_plays_the_controller_on_the_board_and_a_seed_repeats_its_game(
     record = tmp_path / "game.jsonl"
     text = play(["--auto", "--game", "mehen", "--seed", "3", "--plain", "--record", str(record)], [])
     assert "the board disagrees" not in text and "phase decide, draw " in text  # the controller's frames
+    assert "Watch mode: computer players play the controller on a simulated board" in text
+    assert "with r" not in text and "help lists the commands" not in text  # a viewer types nothing
     assert text == play(["--auto", "--game", "mehen", "--seed", "3", "--plain", "--record", str(record)], [])
     game = replay(record.read_text().splitlines(), read_board)
     assert game.over() and "player %d wins after " % (game.winner + 1) in text

@@ -189,3 +189,9 @@ def test_a_speed_that_does_not_exist_is_refused_naming_the_field():
         assert s.state()["speed"] == DEFAULT_SPEED
     finally:
         s.close()
+
+
+def test_a_score_of_one_is_one_point():
+    game = new_game("snuka", read_board("snuka"), 3)
+    game.scores = [1, 0, 7]
+    assert layout.standings(game) == ["1 point", "0 points", "7 points"]

@@ -31,7 +31,9 @@ def main(argv=None):
     if not chosen:
         parser.error("no campaign %r (known: %s)" % (args.only, ", ".join(m.NAME for m in campaigns())))
     failed = False
-    for module in chosen:
+    for n, module in enumerate(chosen, 1):
+        # a campaign can run for minutes: say which is under way
+        print("fuzz: %s (%d of %d) ..." % (module.NAME, n, len(chosen)), file=sys.stderr, flush=True)
         started = time.monotonic()
         line = module.run(args.cases or module.CASES, args.seed)
         print("%s  (%.0f s)" % (line, time.monotonic() - started), flush=True)

@@ -29,6 +29,9 @@ def marks(game):
 
 
 def legend(game):
+    """What a stack's mark means, when one shows: the drawing has room for one piece a space."""
+    if any(cell.endswith("+") for (cell,) in marks(game)):
+        return ["1^+: more than one piece stands there (the mark is the first one's)"]
     return []
 
 

@@ -9,6 +9,7 @@ import argparse
 import json
 import os
 import selectors
+import shutil
 import signal
 import sys
 import tempfile
@@ -163,6 +164,10 @@ def main(argv=None):
     parser.add_argument("--control", help="path of the control socket (default: in a temporary folder)")
     parser.add_argument("--with-parent", action="store_true", help="end when standard input closes (for a parent process)")
     args = parser.parse_args(argv)
+    if shutil.which("node") is None:
+        print("make vpico needs node (Node.js 20): install it (Debian: apt install nodejs npm), then make setup",
+              file=sys.stderr)
+        return 1
     if args.board is None:
         try:
             args.board = json.loads((ROOT / "build" / "config.json").read_text())["board"]
