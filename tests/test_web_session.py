@@ -189,3 +189,18 @@ def test_a_speed_that_does_not_exist_is_refused_naming_the_field():
         assert s.state()["speed"] == DEFAULT_SPEED
     finally:
         s.close()
+
+
+def test_a_computer_seat_is_not_told_to_click():
+    s = session("snuka", seats=("search", "human"), speed="step")
+    try:
+        assert s._instruction() == "Player 1 (computer) waits for Next step."
+        s.speed = "normal"
+        assert s._instruction() == "Player 1 (computer) is choosing\u2026"
+    finally:
+        s.close()
+    s = session("mehen", seats=("random", "human"), speed="normal")
+    try:
+        assert s._instruction() == "Player 1 (computer) is throwing the sticks\u2026"
+    finally:
+        s.close()
