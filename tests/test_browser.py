@@ -196,7 +196,7 @@ def test_snuka_is_played_with_the_buttons(page):
         page.wait_for_function("() => document.getElementById('picked').textContent.startsWith('R: player 1 pots the red')")
         press(page, 0, 900)  # a long press confirms: a red potted
         steps(page, 1)
-        shows(page, "#players-list", "1 points")
+        shows(page, "#players-list", "1 point")
         assert page.locator("[data-panel]").count() == 12
         panel(page, "black")  # the board's own button: the black potted
         steps(page, 2)
