@@ -541,16 +541,21 @@ const MARKS = [
   ["cross", "M-.62-.34L-.34-.62L0-.28L.34-.62L.62-.34L.28 0L.62 .34L.34 .62L0 .28L-.34 .62L-.62 .34L-.28 0Z"],
 ];
 const HEADINGS = ["north", "east", "south", "west"];
-// the README's colour language: how the swatch moves, its colour, what it means
-const SIGNALS = [
-  ["breathe", "player", "breathing in a player's colour: a piece that may move"],
-  ["", "white", "white: where the lifted piece may go"],
-  ["flash", "white", "white, quick flashes: the move on offer (button 1), or made"],
-  ["slow", "white", "white, slow blink: a suggested move (hold button 1 for one)"],
-  ["blink", "amber", "amber, blinking: put a piece here"],
-  ["fast", "red", "red, fast blink: wrong here (no piece belongs here, turn this wheel back)"],
-  ["breathe dim", "player", "the die glows in a player's colour: their turn to press it"],
-];
+// the README's colour language: how the swatch moves, its colour, what it means; only what the board has
+function signals(b) {
+  const wheels = b.wheels.length ? ", turn this wheel back" : "";
+  const thrown = b.extras.sticks ? [["breathe dim", "player", "the throw sticks glow in a player's colour: their turn to throw"]]
+    : b.extras.die1 ? [["breathe dim", "player", "the die glows in a player's colour: their turn to press it"]] : [];
+  return [
+    ["breathe", "player", "breathing in a player's colour: a piece that may move"],
+    ["", "white", "white: where the lifted piece may go"],
+    ["flash", "white", "white, quick flashes: the move on offer (button 1), or made"],
+    ["slow", "white", "white, slow blink: a suggested move (hold button 1 for one)"],
+    ["blink", "amber", "amber, blinking: put a piece here"],
+    ["fast", "red", `red, fast blink: wrong here (no piece belongs here${wheels})`],
+    ...thrown,
+  ];
+}
 
 function markOf(owner) {
   return MARKS[owner % MARKS.length];
@@ -588,7 +593,7 @@ function showLegend(b) {
     tag("span", { class: "chip", style: `background:${b.lion}` }, item);
     tag("span", {}, item, "A lion (L): nobody's piece");
   }
-  for (const [moves, colour, words] of SIGNALS) {
+  for (const [moves, colour, words] of signals(b)) {
     const item = tag("li", {}, list);
     tag("span", { class: `swatch ${moves}`, style: `background:${colour === "player" ? colourOf(0) : b.signals[colour]}` }, item);
     tag("span", {}, item, words);
