@@ -523,7 +523,7 @@ function showRecord(r) {
     tag("span", { class: "says" }, item, step.says.join("; "));
   });
   const current = list.querySelector("[aria-current]");
-  if (r.replay && current) list.scrollTop = current.offsetTop - list.clientHeight / 2;
+  if (r.replay) list.scrollTop = current ? current.offsetTop - list.clientHeight / 2 : 0; // at step 0: the first step whole
   else if (atEnd) list.scrollTop = list.scrollHeight;
   $("replay").hidden = !r.replay;
   if (r.replay) $("replay-at").textContent = `Step ${r.replay.at} of ${r.replay.of}`;
