@@ -190,6 +190,7 @@ def test_a_replay_marks_its_step_and_goes_to_a_step_clicked(desktop, tmp_path):
         assert desktop.get_attribute("#record [aria-current]", "data-step") == "12"
         desktop.click('[data-go="first"]')
         shows(desktop, "#replay-at", "Step 0 of 12")
+        assert desktop.evaluate("document.getElementById('record').scrollTop") == 0  # step 1 whole, at the top
         steps(desktop, 12)  # every step of the record stays listed ...
         assert desktop.locator("#record [aria-current]").count() == 0
         assert desktop.locator("#record li.ahead").count() == 12  # ... none of them played yet
@@ -277,6 +278,14 @@ def test_make_live_on_a_phone_says_where_the_board_is_and_nothing_widens_the_pag
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390
         card = phone.locator(".board-card")
         assert card.locator(".space").count() > 0 and card.bounding_box()["height"] > 200  # the board as it was last
+
+
+def test_a_wide_board_fills_its_card_without_empty_bands(desktop):
+    with serving() as server:
+        start(desktop, server, "snuka", ["human", "human"])
+        board = desktop.locator("#board").bounding_box()
+        cloth = desktop.locator("#board > rect >> nth=0").bounding_box()
+        assert abs(board["height"] - cloth["height"]) < 2 and abs(board["width"] - cloth["width"]) < 2
 
 
 def screenshot(page, name):
