@@ -280,6 +280,38 @@ def test_make_live_on_a_phone_says_where_the_board_is_and_nothing_widens_the_pag
         assert card.locator(".space").count() > 0 and card.bounding_box()["height"] > 200  # the board as it was last
 
 
+NAMES = """() => [...document.querySelectorAll('#board .names text')].filter(e => e.getClientRects().length)
+    .map(e => e.textContent)"""
+
+
+def test_the_spaces_names_are_drawn_on_request_and_while_the_keyboard_is_on_the_board(desktop):
+    with serving() as server:
+        start(desktop, server, "sniggle", ["human", "human"])
+        ids = desktop.evaluate("() => [...document.querySelectorAll('#board .space')].map(g => g.dataset.id)")
+        assert desktop.evaluate(NAMES) == []
+        desktop.click("#names")
+        assert desktop.evaluate(NAMES) == ids and desktop.get_attribute("#names", "aria-pressed") == "true"
+        name = desktop.locator('#board .names text:text-is("SR1")').bounding_box()
+        light = desktop.locator('.space[data-id="SR1"] [data-led]').bounding_box()
+        assert name["height"] >= 10  # legible at a desktop's size of the board
+        assert name["y"] + name["height"] < light["y"] + light["height"] / 2  # over the top of the space: the piece's ring shows
+        assert desktop.locator('#board .names text:text-is("SR1")').evaluate(
+            "e => [getComputedStyle(e).fill, getComputedStyle(e).stroke]") == ["rgb(255, 255, 255)", "rgb(11, 14, 17)"]
+        desktop.reload()
+        desktop.wait_for_selector("#board[data-frame]")
+        assert desktop.evaluate(NAMES) == ids  # the choice is kept
+        desktop.click("#names")
+        assert desktop.evaluate(NAMES) == []
+        desktop.click('.space[data-id="SR1"]')  # a click on the board is not the keyboard's
+        assert desktop.evaluate(NAMES) == []
+        desktop.focus("#names")
+        desktop.keyboard.press("Shift+Tab")  # back onto the board's last space
+        assert desktop.evaluate("document.activeElement.closest('#board .space') !== null")
+        assert desktop.evaluate(NAMES) == ids
+        desktop.keyboard.press("Shift+Tab")
+        assert desktop.evaluate(NAMES) == ids
+
+
 def test_a_wide_board_fills_its_card_without_empty_bands(desktop):
     with serving() as server:
         start(desktop, server, "snuka", ["human", "human"])

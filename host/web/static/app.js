@@ -272,6 +272,13 @@ function drawBoard(b) {
     svg("title", {}, g).textContent = `${s.id} (${s.kind.replace("_", " ")})`;
   });
   svg("g", { id: "pieces" }, root);
+  // over the pieces, at the top of each space (as the terminal puts Mehen's numbers), small enough to leave the ring's colour
+  const names = svg("g", { class: "names", "aria-hidden": "true" }, root);
+  for (const s of b.spaces) {
+    const size = u * Math.min(0.25, Math.max(0.18, 0.66 / s.id.length)); // a long name smaller, within its space
+    const x = s.x + (s.mark && s.kind !== "trademark" ? u * 0.1 : 0); // beside the START, FINISH or star mark
+    svg("text", { x, y: s.y - u * 0.34, "font-size": size, "stroke-width": u * 0.05 }, names).textContent = s.id;
+  }
   drawExtras(b);
   showInputs(b);
   showLegend(b);
@@ -714,6 +721,17 @@ document.addEventListener("keyup", (e) => {
   if (i !== undefined && held[i]) hold(i, false);
 });
 window.addEventListener("blur", () => held.forEach((down, i) => down && hold(i, false)));
+
+// A button that switches a class of the page on and off.
+function toggle(button, name, on) {
+  document.body.classList.toggle(name, on);
+  button.setAttribute("aria-pressed", String(on));
+  return on;
+}
+// The spaces' names, as the page's sentences name them: the choice is kept for the next visit.
+const named = () => document.body.classList.contains("space-names");
+$("names").onclick = () => localStorage.setItem("spaceNames", toggle($("names"), "space-names", !named()) ? "1" : "");
+toggle($("names"), "space-names", localStorage.getItem("spaceNames") === "1");
 
 $("players").onchange = renderSeats;
 $("start").onclick = startGame;
