@@ -305,11 +305,29 @@ def test_the_spaces_names_are_drawn_on_request_and_while_the_keyboard_is_on_the_
         desktop.click('.space[data-id="SR1"]')  # a click on the board is not the keyboard's
         assert desktop.evaluate(NAMES) == []
         desktop.focus("#names")
-        desktop.keyboard.press("Shift+Tab")  # back onto the board's last space
+        desktop.keyboard.press("Tab")  # on to the board's first space
         assert desktop.evaluate("document.activeElement.closest('#board .space') !== null")
         assert desktop.evaluate(NAMES) == ids
-        desktop.keyboard.press("Shift+Tab")
+        desktop.keyboard.press("ArrowRight")
         assert desktop.evaluate(NAMES) == ids
+        desktop.focus("#names")  # off the board
+        assert desktop.evaluate(NAMES) == []
+
+
+@pytest.mark.parametrize("game", ["detour", "sniggle"])
+def test_on_a_phone_the_board_zooms_to_spaces_a_finger_can_hit(phone, game):
+    with serving() as server:
+        start(phone, server, game, ["human", "human"])
+        spaces = "() => Math.min(...[...document.querySelectorAll('#board .space')].map(g => g.getBoundingClientRect().width))"
+        assert phone.evaluate(spaces) < 44
+        phone.click("#zoom")
+        assert phone.evaluate(spaces) >= 44
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # the board scrolls in its card, not the page
+        if game == "sniggle":
+            click_space(phone, "SR1")  # a tap still reaches a space, scrolled to
+            phone.wait_for_selector("#hand .token")
+        phone.click("#zoom")
+        assert phone.evaluate(spaces) < 44 and phone.get_attribute("#zoom", "aria-pressed") == "false"
 
 
 def test_a_wide_board_fills_its_card_without_empty_bands(desktop):

@@ -732,6 +732,13 @@ function toggle(button, name, on) {
 const named = () => document.body.classList.contains("space-names");
 $("names").onclick = () => localStorage.setItem("spaceNames", toggle($("names"), "space-names", !named()) ? "1" : "");
 toggle($("names"), "space-names", localStorage.getItem("spaceNames") === "1");
+// On a phone a space is smaller than a finger: zoomed in, the board scrolls inside its card, from its middle.
+$("zoom").onclick = () => {
+  toggle($("zoom"), "zoomed", !document.body.classList.contains("zoomed"));
+  const box = $("board-scroll");
+  box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
+  box.scrollTop = (box.scrollHeight - box.clientHeight) / 2;
+};
 
 $("players").onchange = renderSeats;
 $("start").onclick = startGame;
