@@ -351,6 +351,16 @@ def test_each_player_has_a_shape_beside_their_colour_and_the_legend_says_so(page
         assert swatch.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(255, 0, 0)"  # app.colours.RED
 
 
+@pytest.mark.parametrize("game, has", [("detour", ("wheel", "die")), ("sniggle", ("die",)), ("mehen", ("sticks",)), ("snuka", ())])
+def test_the_legend_lists_only_what_the_board_has(page, game, has):
+    with serving() as server:
+        start(page, server, game, ["human", "human"])
+        legend = page.inner_text("#legend")
+        assert ("turn this wheel back" in legend) == ("wheel" in has)
+        assert ("the die glows" in legend) == ("die" in has)
+        assert ("the throw sticks glow" in legend) == ("sticks" in has)
+
+
 def test_the_board_log_lists_what_the_controller_logs(page):
     with serving() as server:
         session = start(page, server, "mehen", ["human", "human"])

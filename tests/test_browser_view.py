@@ -192,6 +192,7 @@ def test_a_replay_marks_its_step_and_goes_to_a_step_clicked(desktop, tmp_path):
         assert desktop.get_attribute("#record [aria-current]", "data-step") == "12"
         desktop.click('[data-go="first"]')
         shows(desktop, "#replay-at", "Step 0 of 12")
+        assert desktop.evaluate("document.getElementById('record').scrollTop") == 0  # step 1 whole, at the top
         steps(desktop, 12)  # every step of the record stays listed ...
         assert desktop.locator("#record [aria-current]").count() == 0
         assert desktop.locator("#record li.ahead").count() == 12  # ... none of them played yet
@@ -279,6 +280,64 @@ def test_make_live_on_a_phone_says_where_the_board_is_and_nothing_widens_the_pag
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390
         card = phone.locator(".board-card")
         assert card.locator(".space").count() > 0 and card.bounding_box()["height"] > 200  # the board as it was last
+
+
+NAMES = """() => [...document.querySelectorAll('#board .names text')].filter(e => e.getClientRects().length)
+    .map(e => e.textContent)"""
+
+
+def test_the_spaces_names_are_drawn_on_request_and_while_the_keyboard_is_on_the_board(desktop):
+    with serving() as server:
+        start(desktop, server, "sniggle", ["human", "human"])
+        ids = desktop.evaluate("() => [...document.querySelectorAll('#board .space')].map(g => g.dataset.id)")
+        assert desktop.evaluate(NAMES) == []
+        desktop.click("#names")
+        assert desktop.evaluate(NAMES) == ids and desktop.get_attribute("#names", "aria-pressed") == "true"
+        name = desktop.locator('#board .names text:text-is("SR1")').bounding_box()
+        light = desktop.locator('.space[data-id="SR1"] [data-led]').bounding_box()
+        assert name["height"] >= 10  # legible at a desktop's size of the board
+        assert name["y"] + name["height"] < light["y"] + light["height"] / 2  # over the top of the space: the piece's ring shows
+        assert desktop.locator('#board .names text:text-is("SR1")').evaluate(
+            "e => [getComputedStyle(e).fill, getComputedStyle(e).stroke]") == ["rgb(255, 255, 255)", "rgb(11, 14, 17)"]
+        desktop.reload()
+        desktop.wait_for_selector("#board[data-frame]")
+        assert desktop.evaluate(NAMES) == ids  # the choice is kept
+        desktop.click("#names")
+        assert desktop.evaluate(NAMES) == []
+        desktop.click('.space[data-id="SR1"]')  # a click on the board is not the keyboard's
+        assert desktop.evaluate(NAMES) == []
+        desktop.focus("#names")
+        desktop.keyboard.press("Tab")  # on to the board's first space
+        assert desktop.evaluate("document.activeElement.closest('#board .space') !== null")
+        assert desktop.evaluate(NAMES) == ids
+        desktop.keyboard.press("ArrowRight")
+        assert desktop.evaluate(NAMES) == ids
+        desktop.focus("#names")  # off the board
+        assert desktop.evaluate(NAMES) == []
+
+
+@pytest.mark.parametrize("game", ["detour", "sniggle"])
+def test_on_a_phone_the_board_zooms_to_spaces_a_finger_can_hit(phone, game):
+    with serving() as server:
+        start(phone, server, game, ["human", "human"])
+        spaces = "() => Math.min(...[...document.querySelectorAll('#board .space')].map(g => g.getBoundingClientRect().width))"
+        assert phone.evaluate(spaces) < 44
+        phone.click("#zoom")
+        assert phone.evaluate(spaces) >= 44
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # the board scrolls in its card, not the page
+        if game == "sniggle":
+            click_space(phone, "SR1")  # a tap still reaches a space, scrolled to
+            phone.wait_for_selector("#hand .token")
+        phone.click("#zoom")
+        assert phone.evaluate(spaces) < 44 and phone.get_attribute("#zoom", "aria-pressed") == "false"
+
+
+def test_a_wide_board_fills_its_card_without_empty_bands(desktop):
+    with serving() as server:
+        start(desktop, server, "snuka", ["human", "human"])
+        board = desktop.locator("#board").bounding_box()
+        cloth = desktop.locator("#board > rect >> nth=0").bounding_box()
+        assert abs(board["height"] - cloth["height"]) < 2 and abs(board["width"] - cloth["width"]) < 2
 
 
 def screenshot(page, name):

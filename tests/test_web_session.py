@@ -195,3 +195,18 @@ def test_a_score_of_one_is_one_point():
     game = new_game("snuka", read_board("snuka"), 3)
     game.scores = [1, 0, 7]
     assert layout.standings(game) == ["1 point", "0 points", "7 points"]
+
+
+def test_a_computer_seat_is_not_told_to_click():
+    s = session("snuka", seats=("search", "human"), speed="step")
+    try:
+        assert s._instruction() == "Player 1 (computer) waits for Next step."
+        s.speed = "normal"
+        assert s._instruction() == "Player 1 (computer) is choosing\u2026"
+    finally:
+        s.close()
+    s = session("mehen", seats=("random", "human"), speed="normal")
+    try:
+        assert s._instruction() == "Player 1 (computer) is throwing the sticks\u2026"
+    finally:
+        s.close()

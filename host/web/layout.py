@@ -133,7 +133,7 @@ def standings(game):
     if game.name == "mehen":
         from rules.mehen import MARBLES
         return ["%d of %d home" % (game.home(n), MARBLES) for n in range(game.players)]
-    return ["%d point%s" % (game.scores[n], "" if game.scores[n] == 1 else "s") for n in range(game.players)]
+    return ["%d point%s" % (game.scores[n], "" if abs(game.scores[n]) == 1 else "s") for n in range(game.players)]
 
 
 def pieces(game):

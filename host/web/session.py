@@ -668,6 +668,10 @@ class Session:
                 parts.append("turn wheel " + ", ".join(game.board.wheel_ids[w] for w in wheels) + " back")
             return "The board differs from the game: " + "; ".join(parts) + "."
         who = self._who(game.actor)
+        if game.actor in self.players and game.phase != POPOFF:  # a computer seat acts by itself: nobody is told to click
+            if self.speed == "step":
+                return "%s waits for Next step." % who
+            return "%s is %s\u2026" % (who, "choosing" if game.phase != ROLL else "throwing the sticks" if ctl.sticks else "rolling")
         if game.phase == ROLL:
             return "%s: press a die button to %s." % (who, "throw the sticks" if ctl.sticks else "roll")
         if game.phase == POPOFF and ctl.duel is not None:

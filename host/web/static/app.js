@@ -272,6 +272,13 @@ function drawBoard(b) {
     svg("title", {}, g).textContent = `${s.id} (${s.kind.replace("_", " ")})`;
   });
   svg("g", { id: "pieces" }, root);
+  // over the pieces, at the top of each space (as the terminal puts Mehen's numbers), small enough to leave the ring's colour
+  const names = svg("g", { class: "names", "aria-hidden": "true" }, root);
+  for (const s of b.spaces) {
+    const size = u * Math.min(0.25, Math.max(0.18, 0.66 / s.id.length)); // a long name smaller, within its space
+    const x = s.x + (s.mark && s.kind !== "trademark" ? u * 0.1 : 0); // beside the START, FINISH or star mark
+    svg("text", { x, y: s.y - u * 0.34, "font-size": size, "stroke-width": u * 0.05 }, names).textContent = s.id;
+  }
   drawExtras(b);
   showInputs(b);
   showLegend(b);
@@ -523,7 +530,7 @@ function showRecord(r) {
     tag("span", { class: "says" }, item, step.says.join("; "));
   });
   const current = list.querySelector("[aria-current]");
-  if (r.replay && current) list.scrollTop = current.offsetTop - list.clientHeight / 2;
+  if (r.replay) list.scrollTop = current ? current.offsetTop - list.clientHeight / 2 : 0; // at step 0: the first step whole
   else if (atEnd) list.scrollTop = list.scrollHeight;
   $("replay").hidden = !r.replay;
   if (r.replay) $("replay-at").textContent = `Step ${r.replay.at} of ${r.replay.of}`;
@@ -541,16 +548,21 @@ const MARKS = [
   ["cross", "M-.62-.34L-.34-.62L0-.28L.34-.62L.62-.34L.28 0L.62 .34L.34 .62L0 .28L-.34 .62L-.62 .34L-.28 0Z"],
 ];
 const HEADINGS = ["north", "east", "south", "west"];
-// the README's colour language: how the swatch moves, its colour, what it means
-const SIGNALS = [
-  ["breathe", "player", "breathing in a player's colour: a piece that may move"],
-  ["", "white", "white: where the lifted piece may go"],
-  ["flash", "white", "white, quick flashes: the move on offer (button 1), or made"],
-  ["slow", "white", "white, slow blink: a suggested move (hold button 1 for one)"],
-  ["blink", "amber", "amber, blinking: put a piece here"],
-  ["fast", "red", "red, fast blink: wrong here (no piece belongs here, turn this wheel back)"],
-  ["breathe dim", "player", "the die glows in a player's colour: their turn to press it"],
-];
+// the README's colour language: how the swatch moves, its colour, what it means; only what the board has
+function signals(b) {
+  const wheels = b.wheels.length ? ", turn this wheel back" : "";
+  const thrown = b.extras.sticks ? [["breathe dim", "player", "the throw sticks glow in a player's colour: their turn to throw"]]
+    : b.extras.die1 ? [["breathe dim", "player", "the die glows in a player's colour: their turn to press it"]] : [];
+  return [
+    ["breathe", "player", "breathing in a player's colour: a piece that may move"],
+    ["", "white", "white: where the lifted piece may go"],
+    ["flash", "white", "white, quick flashes: the move on offer (button 1), or made"],
+    ["slow", "white", "white, slow blink: a suggested move (hold button 1 for one)"],
+    ["blink", "amber", "amber, blinking: put a piece here"],
+    ["fast", "red", `red, fast blink: wrong here (no piece belongs here${wheels})`],
+    ...thrown,
+  ];
+}
 
 function markOf(owner) {
   return MARKS[owner % MARKS.length];
@@ -588,7 +600,7 @@ function showLegend(b) {
     tag("span", { class: "chip", style: `background:${b.lion}` }, item);
     tag("span", {}, item, "A lion (L): nobody's piece");
   }
-  for (const [moves, colour, words] of SIGNALS) {
+  for (const [moves, colour, words] of signals(b)) {
     const item = tag("li", {}, list);
     tag("span", { class: `swatch ${moves}`, style: `background:${colour === "player" ? colourOf(0) : b.signals[colour]}` }, item);
     tag("span", {}, item, words);
@@ -709,6 +721,24 @@ document.addEventListener("keyup", (e) => {
   if (i !== undefined && held[i]) hold(i, false);
 });
 window.addEventListener("blur", () => held.forEach((down, i) => down && hold(i, false)));
+
+// A button that switches a class of the page on and off.
+function toggle(button, name, on) {
+  document.body.classList.toggle(name, on);
+  button.setAttribute("aria-pressed", String(on));
+  return on;
+}
+// The spaces' names, as the page's sentences name them: the choice is kept for the next visit.
+const named = () => document.body.classList.contains("space-names");
+$("names").onclick = () => localStorage.setItem("spaceNames", toggle($("names"), "space-names", !named()) ? "1" : "");
+toggle($("names"), "space-names", localStorage.getItem("spaceNames") === "1");
+// On a phone a space is smaller than a finger: zoomed in, the board scrolls inside its card, from its middle.
+$("zoom").onclick = () => {
+  toggle($("zoom"), "zoomed", !document.body.classList.contains("zoomed"));
+  const box = $("board-scroll");
+  box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
+  box.scrollTop = (box.scrollHeight - box.clientHeight) / 2;
+};
 
 $("players").onchange = renderSeats;
 $("start").onclick = startGame;
