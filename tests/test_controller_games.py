@@ -17,6 +17,8 @@ from rules.playout import Rng
 from rules.record import replay
 from support import board_data
 
+pytestmark = pytest.mark.slow
+
 SETUPS = (("detour", 2, {}), ("detour", 3, {"half_turns": True, "wheel_turn_optional": True}),
           ("sniggle", 3, {}), ("mehen", 2, {"hunt": True}), ("mehen", 4, {}), ("snuka", 3, {}))
 STEP_LIMIT = 3000

@@ -2,12 +2,15 @@
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import pytest
 
 from rules.detour import FINISHED, Detour
 from rules.playout import Rng, random_step
 from rules.record import dumps, header, line, replay
 from support import board_data, check_decisions, detour, detour_board
 from test_random_games import check, play_checked
+
+pytestmark = pytest.mark.slow
 
 # every decision shape Detour knows, legal or not
 ALL_DECISIONS = (

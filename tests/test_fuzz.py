@@ -10,6 +10,8 @@ import pytest
 from host.fuzz import failures
 from host.fuzz.__main__ import campaigns
 
+pytestmark = pytest.mark.slow
+
 SAMPLE = 100  # a campaign's default count is divided by this
 
 

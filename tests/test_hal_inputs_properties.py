@@ -4,11 +4,15 @@ timelines made of short glitches and long steady stretches."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import pytest
+
 from test_hal_sensors import Chain
 
 from hal.buttons import CLICK, LONG, LONG_MS, PRESS, RELEASE, STABLE_MS, Button
 from hal.sensors import LIFT_MS, PLACE_MS, Sensors, ShiftIn
 from hal.wheels import POSITION, SETTLE_MS, Wheels
+
+pytestmark = pytest.mark.slow
 
 # a stretch lasts a few ms (bounce, a glitch) or long enough to count
 DURATIONS = st.one_of(st.integers(1, 15), st.integers(16, 1500))

@@ -22,6 +22,8 @@ from rules.playout import Rng, random_step
 from rules.record import line
 from support import board_data, done, wipe
 
+pytestmark = pytest.mark.slow
+
 GAMES = (("detour", 2), ("sniggle", 4), ("mehen", 2), ("snuka", 6))
 
 

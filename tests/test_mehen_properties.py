@@ -9,6 +9,7 @@ import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import pytest
 
 from host.views import mehen as view
 from rules.core import DECIDE
@@ -18,6 +19,8 @@ from rules.record import dumps, header, line, replay
 from support import board_data, check_decisions
 from test_mehen_random_games import check, check_step
 from test_mehen_rules import mehen, mehen_board
+
+pytestmark = pytest.mark.slow
 
 ROOT = __file__.rsplit("/tests/", 1)[0]
 # every decision shape Mehen knows, legal or not

@@ -6,6 +6,8 @@ import pytest
 from host.strength import SETUPS, main, play_games, wilson
 from rules.games import GAMES
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize("name", GAMES)
 def test_search_beats_random(name):

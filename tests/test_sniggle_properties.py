@@ -7,6 +7,7 @@ import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import pytest
 
 from rules.core import DECIDE
 from rules.playout import Rng, random_step
@@ -16,6 +17,8 @@ from support import board_data, check_decisions
 from test_sniggle_perft import COUNTS, POSITIONS, ROLLS, position
 from test_sniggle_random_games import check, play_checked
 from test_sniggle_rules import sniggle, sniggle_board
+
+pytestmark = pytest.mark.slow
 
 BOARD = sniggle_board()
 DATA = board_data("sniggle")

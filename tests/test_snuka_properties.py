@@ -7,12 +7,15 @@ import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import pytest
 
 from rules.record import dumps, header, line, replay
 from rules.snuka import Snuka
 from support import board_data, check_decisions
 from test_snuka_random import Ledger, check, play_checked
 from test_snuka_rules import snuka, snuka_board
+
+pytestmark = pytest.mark.slow
 
 ROOT = __file__.rsplit("/tests/", 1)[0]
 

@@ -17,6 +17,8 @@ from rules.core import OVER, RulesError
 from rules.games import new_game
 from rules.record import replay
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
