@@ -18,6 +18,7 @@ import random
 
 from hal.simulated import Bytes, Rig
 from host.boardfile import read_board
+from host.fuzz import quiet
 from rules.games import new_game
 from rules.playout import Rng, random_step
 
@@ -51,7 +52,7 @@ class Case:
             if game.over():
                 break
             game.play(random_step(game, self.steps))
-        self.rig = Rig(game, Bytes(self.rng.randbytes(64)), sensors=sensors)
+        self.rig = Rig(game, Bytes(self.rng.randbytes(64)), sensors=sensors, log=quiet)
         self.rig.ctl.hint_ms = 1  # a hint asked for in passing: no real time spent searching
         self.done = []
 

@@ -11,7 +11,7 @@ import random
 
 from hal.simulated import Rig
 from host import BOARDS
-from host.fuzz import mutate, report, shorten
+from host.fuzz import mutate, quiet, report, shorten
 from rules.core import BoardError, RulesError
 from rules.games import GAMES, find_game
 
@@ -23,7 +23,7 @@ STEPS = 4  # steps played on an accepted board
 def _play(game, rng):
     """Run the controller on ``game``'s board for a few steps; False if a step
     done on the board was not taken."""
-    rig = Rig(game, lambda n: bytes(rng.randrange(256) for _ in range(n)))
+    rig = Rig(game, lambda n: bytes(rng.randrange(256) for _ in range(n)), log=quiet)
     for _ in range(STEPS):
         if rig.game.over():
             break

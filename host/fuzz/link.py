@@ -24,7 +24,7 @@ from app.link import Link, whole
 from hal import storage
 from hal.simulated import Bytes, CountedFile, Rig, SerialPort
 from host.boardfile import read_board
-from host.fuzz import games_in_folders
+from host.fuzz import games_in_folders, quiet
 from rules.games import find_game
 from rules.playout import random_step
 
@@ -78,7 +78,7 @@ def one(folder, setup, case, rng, steps):
     game = find_game(name)(read_board(name), players, options)
     keeper = Keeper(folder, name, log=lambda text: None)
     keeper.begin(game)
-    rig = Rig(game, Bytes([rng.randrange(256) for _ in range(64)]), keeper=keeper)
+    rig = Rig(game, Bytes([rng.randrange(256) for _ in range(64)]), keeper=keeper, log=quiet)
     for _ in range(rng.randrange(1, 40)):
         if rig.game.over():
             break
