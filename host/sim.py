@@ -322,7 +322,7 @@ class Diary:
             with open(self.record, "w") as f:
                 f.write(dumps(header(game)) + "\n")
 
-    def played(self, record_line, game):
+    def played(self, record_line, game, last=True):
         self.steps += 1
         for event in self.shadow.play_text(list(record_line.values())[0]):
             self.turns += event[0] == "turn"

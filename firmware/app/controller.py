@@ -222,8 +222,9 @@ class Controller:
         lines = self._unsaved
         self._unsaved = []
         if self.keeper:
-            for text in lines:
-                self.keeper.played(text, self.game)  # (a full or failing flash: the game goes on in RAM)
+            for k in range(len(lines)):
+                # (a full or failing flash: the game goes on in RAM)
+                self.keeper.played(lines[k], self.game, k == len(lines) - 1)
 
     # -- the loop ----------------------------------------------------------------
 

@@ -118,10 +118,13 @@ class Keeper:
         self._start = (self._saved(game), lines)
         self._sync(game)
 
-    def played(self, record_line, game):
+    def played(self, record_line, game, last=True):
         """One step applied: ``record_line`` (``rules.record.line``, taken
         before the step) appended, then ``game`` saved; while the flash fails,
-        kept in RAM (``failing`` says why)."""
+        kept in RAM (``failing`` says why). Not the ``last`` of steps played
+        at once: its line waits for theirs, and ``game``, which holds them
+        too, is saved with the last (saved now, it would be a step ahead of
+        the record's count)."""
         self.steps += 1
         if not self._short:
             if len(self._behind) < BEHIND:
@@ -130,6 +133,8 @@ class Keeper:
                 self._short = True  # a gap would spoil the record: it stops before it
                 self.log("the record stops at step %d: no more lines wait in RAM for the flash; the save goes on"
                          % (self.steps - 1))
+        if not last:
+            return
         self._sync(game)
         if self.on_step:
             self.on_step()

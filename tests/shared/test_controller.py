@@ -27,7 +27,7 @@ class Recorder:
         self.lines = []
         self.failing = ""
 
-    def played(self, record_line, game):
+    def played(self, record_line, game, last=True):
         self.lines.append(list(record_line.values())[0])
 
     def begin(self, game):

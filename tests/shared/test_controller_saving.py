@@ -9,7 +9,7 @@ from hal.simulated import Full, Rig, powered
 from rules.games import new_game
 from rules.players import RandomPlayer
 from rules.playout import Rng
-from rules.record import replay
+from rules.record import line, replay
 from support import board_data, done, fresh
 
 STEPS = 24  # of a Detour game: rolls, moves, a pop-off or a wheel turn among them
@@ -58,6 +58,30 @@ def test_a_cut_after_the_record_line_but_before_the_save_drops_that_line():
         f.write('{"play": "a3"}\n')  # the line of a step whose save never happened
     resumed, note = Keeper(folder + "/").resume(detour())
     assert resumed is not None and resumed.save() == game.save() and note == ""
+    with open(keeper.record_path) as f:
+        assert replay(f, lambda name: board_data(name)).save() == game.save()
+    done(folder)
+
+
+def test_steps_played_at_once_are_saved_as_one_and_a_cut_before_leaves_the_step_before():
+    # a throw waits for the dice to settle; a step played meanwhile is saved with it. Saved at the
+    # throw's line, the game (which holds the step too) would be a step ahead of the record's count
+    folder = fresh()
+    keeper = Keeper(folder + "/")
+    game = detour()
+    keeper.begin(game)
+    before = game.save()
+    lines = []
+    for step in ((3, 5), None):
+        step = step or game.legal()[0]
+        lines.append(line(game, step))
+        game.play(step)
+    keeper.played(lines[0], game, last=False)
+    resumed, note = Keeper(folder + "/").resume(detour())  # the power went before the last
+    assert note == "" and resumed.save() == before
+    keeper.played(lines[1], game)
+    resumed, note = Keeper(folder + "/").resume(detour())
+    assert note == "" and resumed.save() == game.save()
     with open(keeper.record_path) as f:
         assert replay(f, lambda name: board_data(name)).save() == game.save()
     done(folder)
