@@ -2,6 +2,7 @@
 them at length): hostile files and requests are refused with a message and
 nothing stops, so every failure figure is 0."""
 
+import json
 import subprocess
 import sys
 
@@ -31,3 +32,17 @@ def test_a_figure_line_fails_on_any_failure_count():
 def test_make_fuzz_names_an_unknown_campaign():
     done = subprocess.run([sys.executable, "-m", "host.fuzz", "--only", "nothing"], capture_output=True, text=True)
     assert done.returncode == 2 and "no campaign 'nothing' (known: " in done.stderr
+
+
+def test_a_record_that_does_not_replay_counts_as_off_not_as_a_crash(tmp_path):
+    from host.boardfile import read_board
+    from host.fuzz.powercuts import replayed
+    from rules.games import new_game
+    from rules.record import header
+
+    game = new_game("detour", read_board("detour"), 2)
+    path = tmp_path / "game.jsonl"
+    path.write_text(json.dumps(header(game)) + '\n{"roll": "9,9"}\n')  # no die shows a 9
+    assert replayed(str(path)) is None
+    path.write_text(json.dumps(header(game)) + "\n")
+    assert replayed(str(path)) == game.save()

@@ -208,8 +208,10 @@ def _check(board, files, frame, steps, state, lines, ended):
         return "lost", "resumed after %d steps, %d saved before the step" % (now_steps, steps)
     if now_lines[:len(lines)] != lines[:now_steps + 1] or len(now_lines) != now_steps + 1:
         return "records off", "%d lines for %d steps" % (len(now_lines), now_steps)
-    if note or replayed("%s/%sgame-%s.jsonl" % (board.folder, SAVES, board.name)) != now_state:
-        return "records off", note or "the record replays to another state"
+    replayed_state = replayed("%s/%sgame-%s.jsonl" % (board.folder, SAVES, board.name))
+    if note or replayed_state != now_state:
+        return "records off", note or ("the record does not replay" if replayed_state is None
+                                       else "the record replays to another state")
     return None
 
 

@@ -27,7 +27,7 @@ from host.fuzz import report
 from host.fuzz.saves import SETUPS
 from rules.games import find_game
 from rules.playout import Rng, random_step
-from rules.record import line, replay
+from rules.record import RecordError, line, replay
 
 NAME = "powercuts"
 CASES = 200000
@@ -74,13 +74,17 @@ def play(keeper, game, steps, rng):
 
 
 def replayed(path, _seen={}):
-    """The state the record at ``path`` replays to (one seen before is not replayed again)."""
+    """The state the record at ``path`` replays to, None for a record that
+    does not replay (one seen before is not replayed again)."""
     with open(path, "rb") as f:
         blob = f.read()
     if blob not in _seen:
         if len(_seen) > 1000:
             _seen.clear()
-        _seen[blob] = replay(blob.decode().splitlines(), read_board).save()
+        try:
+            _seen[blob] = replay(blob.decode().splitlines(), read_board).save()
+        except (RecordError, UnicodeDecodeError):
+            _seen[blob] = None
     return _seen[blob]
 
 
