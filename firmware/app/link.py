@@ -93,7 +93,7 @@ def put(dst, at, src, start, end):
     return at
 
 
-def step_line(data, start, end):
+def step_line(data, start, end) -> int:
     """Whether ``data[start:end]`` is a step's record line as the record
     writes it, {"key": "text"} in printable ASCII: 1 or 0, checked byte by
     byte (nothing allocated)."""
