@@ -418,6 +418,59 @@ def test_the_picos_compiled_hex_loop_writes_what_cpython_writes(flashed):
     assert out[1:] == [bytes(range(256)).hex(), bytes(range(250, 256)).hex(), "07"]
 
 
+# record lines as the record writes them and as a failing flash may hold them
+STEP_LINES = [b'{"roll": "3,5"}', b'{"move": "d1 -> f3"}', b'{"roll": "3,5\xff\x00"}', b'{"roll" : "3,5"}',
+              b'{"roll": 35}', b'{"ro\\ll": "3"}', b'{"": "3,5"}', b'{"roll": "3,5"', b'"roll": "3,5"}',
+              b'{"a": "b", "c": "d"}', b'{"roll":"3,5"}', b'{"roll": "3,5\n"}', b'{"x": "y"}']
+
+
+def test_the_picos_compiled_record_line_check_agrees_with_cpython(flashed):
+    from app import link
+
+    pico, _ = flashed
+    page = b"".join(STEP_LINES)
+    spans, at = [], 0
+    for text in STEP_LINES:
+        spans.append((at, at + len(text)))
+        at += len(text)
+    code = ("import hal.viper\nfrom app import link\nprint(link.step_line is hal.viper.step_line)\n"
+            "page = bytearray(%r)\nprint(''.join(str(link.step_line(page, a, b)) for a, b in %r))\n" % (page, spans))
+    out = mpremote(pico.port, "exec", code).split()
+    assert out[0] == "True"  # the Pico checks the record's lines with the loop compiled to machine code
+    ours = "".join(str(link.step_line(page, a, b)) for a, b in spans)
+    assert out[1] == ours
+    assert ours.startswith("11") and ours.count("1") == 3  # the two a record writes, and the short {"x": "y"}
+
+
+def test_the_picos_compiled_record_page_answers_what_cpython_answers(flashed):
+    from array import array
+
+    from app import link
+
+    pico, _ = flashed
+    steps = [b'{"roll": "3,5"}', b'{"move": "d1 -> f3"}', b'{"pass": "-"}'] * 12
+    page = b"\n".join(steps[:9] + [b'{"roll": "3,5\xff"}'] + steps[9:]) + b"\n"
+    # (from which line, where in the page, how many lines, the most an answer holds)
+    cases = [(1, 0, 1, 400, 160), (1, 0, 3, 9, 160), (5, 0, 1, 400, 160), (8, 0, 1, 400, 1000), (98, 120, 98, 120, 60)]
+    code = ("import hal.viper\nfrom array import array\nfrom app import link\n"
+            "print(link.record_lines is hal.viper.record_lines)\npage = %r\n"
+            "for first, i, n, last, most in %r:\n"
+            " out = bytearray(256)\n state = array('i', (i, n, first, last, 0, 3, most))\n"
+            " link.record_lines(page, len(page), out, state)\n"
+            " print(bytes(out[:state[5]]).hex(), list(state))\n" % (page, cases))
+    out = mpremote(pico.port, "exec", code).splitlines()
+    assert out[0] == "True"  # the Pico answers a page of the record with the loop compiled to machine code
+    for (first, i, n, last, most), found in zip(cases, out[1:]):
+        mine = bytearray(256)
+        state = array("i", (i, n, first, last, 0, 3, most))
+        link.record_lines(page, len(page), mine, state)
+        assert found == "%s %s" % (bytes(mine[:state[5]]).hex(), list(state))
+    state = array("i", (0, 1, 1, 400, 0, 0, 160))
+    link.record_lines(page, len(page), mine, state)
+    answer = bytes(mine[:state[5]]).decode().splitlines()
+    assert answer[0] == '~{"n": 1, "line": {"roll": "3,5"}}' and 160 - 30 < state[4] <= 160
+
+
 def test_the_picos_compiled_paint_loops_write_what_cpython_writes(flashed):
     pico, _ = flashed
     from array import array

@@ -48,6 +48,7 @@ from rules.record import line
 # redraw 50 times a second when nothing happened, at every multiple of 20 ms
 # of the clock: an animation's frames do not drift with the loop's timing
 FRAME_MS = 20
+BUSY_MS = 8  # this near an animation frame's mark (its tick may be the next), what can wait waits
 WHEEL_QUIET_MS = 600  # a wheel turn counts once no wheel has moved for this long
 FLASH_SHOW_MS = 900  # how long an event's animation lasts
 PROMPT_MS = 5000  # the "new game?" offer lapses after this
@@ -93,6 +94,8 @@ class Controller:
         self._woke = None  # the first tick: the sensors read nothing settled before it
         self._settled = ports.sensors is None
         self._last_draw = None
+        self.drew = False  # this tick sent a frame: what can wait (app.link) waits for the next
+        self.saved = False  # a step was saved since the loop last collected the garbage (app.device)
         self._shown = bytearray(len(ports.pixels.frame))
         self._view = None
         self._later = False  # draw on the next pass, not this one
@@ -225,6 +228,7 @@ class Controller:
             for k in range(len(lines)):
                 # (a full or failing flash: the game goes on in RAM)
                 self.keeper.played(lines[k], self.game, k == len(lines) - 1)
+        self.saved = True
 
     # -- the loop ----------------------------------------------------------------
 
@@ -237,6 +241,7 @@ class Controller:
         saved (a flash write holds the CPU for tens of ms); both follow in
         the same tick. At rest a tick allocates nothing."""
         self.now = now
+        self.drew = False
         if self._woke is None:
             self._woke = now
         if self.prompt >= 0 and diff(now, self.prompt) > PROMPT_MS:
@@ -269,6 +274,13 @@ class Controller:
         if last is None:
             return True
         return diff(now, last) >= FRAME_MS - last % FRAME_MS and not self._settling()
+
+    def busy(self, now):
+        """Whether this tick (begun at ``now``) sent a frame, or the next
+        frame's mark is within BUSY_MS: what can wait (app.link's pages and
+        answers) waits, so that no pass of the loop holds both that and a
+        frame's work."""
+        return self.drew or FRAME_MS - now % FRAME_MS <= BUSY_MS
 
     def _draw(self, now):
         try:
@@ -470,6 +482,7 @@ class Controller:
                 self._settled = True
                 self._await()
                 self._changed()
+                self._later = True  # its frame on the next pass: with this one's work it would hold the loop too long
             if self.landed and not sensors.settling():
                 self._judge()
             return
@@ -661,6 +674,7 @@ class Controller:
         if pixels.frame != self._shown:
             self._shown[:] = pixels.frame
             pixels.show()
+            self.drew = True
 
     def view(self):
         """``mismatch()`` and ``in_hand()`` as one tuple: (wrong spaces, missing

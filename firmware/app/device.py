@@ -140,6 +140,8 @@ def forget_restarts():
 def play(ctl, make_link=None):
     """Tick the controller (and the USB link, app.link, that ``make_link()``
     returns) for ever, under the watchdog."""
+    import gc
+
     from machine import WDT
 
     from hal import flash
@@ -156,6 +158,11 @@ def play(ctl, make_link=None):
                 link.tick(now)
             elif make_link:
                 link = make_link()  # after the first frame: the board lights before the link loads
+            if ctl.saved and not ctl.busy(now):
+                # the garbage a step left is collected now, between two frames (17 ms on a Pico), so that
+                # no collection falls in the middle of the next press's answer or a save's
+                ctl.saved = False
+                gc.collect()
             watchdog.feed()
             time.sleep_ms(LOOP_MS)
     finally:

@@ -18,17 +18,23 @@ frames.
 
 What a tick costs stays small. Most ticks return at once: the port and a
 subscriber's record are looked at every POLL_MS (while no line is half
-read). What one tick writes fits in the USB port's buffer (256 bytes), as a
-write beyond it waits for the wire: a frame goes out FRAME_CHUNK bytes a
-tick, nothing else being written until its line is whole, and a page of the
-record holds PAGE_BYTES at most. Line N of the record is found from the
-keeper's marks (``app.keeper``), reading STRIDE lines at most. A line the
-flash holds damaged is never sent: its answer is an error naming it. A frame's hex digits are written into a
-buffer of the link's own (on the Pico by a loop compiled to machine code,
-``hal.viper``): a subscriber's frames allocate nothing.
+read), and a tick on which the controller sends a frame or will soon
+(``Controller.busy``: a frame is its longest work) leaves everything to a
+later one. A tick answers one request, or opens the record's file, or
+sends a page of it (the header alone: checking it as JSON takes a few ms),
+or a piece of a frame, and all it writes goes out in one write that fits
+in the USB port's buffer (256 bytes; a write beyond it waits for the wire):
+a frame FRAME_CHUNK bytes a tick, nothing else being written until its
+line is whole, a page PAGE_BYTES at most. Line N of the record is found from
+the keeper's marks (``app.keeper``), reading STRIDE lines at most. A line
+the flash holds damaged is never sent: its answer is an error naming it.
+Each line is checked, a page's answers and a frame's hex digits written
+into buffers of the link's own by loops (on the Pico compiled to machine
+code, ``hal.viper``): a subscriber's pages and frames allocate nothing.
 """
 
 import json
+from array import array
 
 from app.keeper import STRIDE
 from hal.ticks import diff
@@ -42,6 +48,7 @@ MAX_LINE = 64  # bytes of a request, the mark included
 READ_BYTES = 16  # taken from the port in one tick at most
 PAGE = 8  # record lines answered to one request (the host asks again for more)
 PAGE_BYTES = 160  # and their bytes, but for a first line longer: the USB port buffers 256, a write beyond waits
+OUT_BYTES = 256  # what a tick writes is gathered in a buffer this long and written at once (a write costs 0.1 ms)
 READ_PAGE = 256  # bytes of the record read at once (a line longer is read on its own)
 FRAME_GAP_MS = 100  # a subscribed host gets at most 10 frames a second
 FRAME_CHUNK = 48  # wire bytes of a frame sent in one tick (96 characters)
@@ -65,36 +72,110 @@ def hexed(src, start, end, out):
         j += 2
 
 
+def decimal(dst, at, value):
+    """Write ``value`` (0 or more) in decimal into ``dst`` from ``at``, digit
+    by digit ("%d" would allocate); return where it ends."""
+    d = 1
+    while value // d >= 10:
+        d *= 10
+    while d:
+        dst[at] = 48 + value // d % 10
+        at += 1
+        d //= 10
+    return at
+
+
+def put(dst, at, src, start, end):
+    """Copy ``src[start:end]`` into ``dst`` from ``at``; return where it ends."""
+    for i in range(start, end):
+        dst[at] = src[i]
+        at += 1
+    return at
+
+
+def step_line(data, start, end) -> int:
+    """Whether ``data[start:end]`` is a step's record line as the record
+    writes it, {"key": "text"} in printable ASCII: 1 or 0, checked byte by
+    byte (nothing allocated)."""
+    if end - start < 8 or data[start] != 123 or data[end - 1] != 125:  # {...}
+        return 0
+    quotes = 0
+    key_end = 0  # where the key's closing quote is
+    for i in range(start, end):
+        b = data[i]
+        if b < 32 or b > 126 or b == 92:  # (92: a backslash, which no step's notation has)
+            return 0
+        if b == 34:
+            quotes += 1
+            if quotes == 2:
+                key_end = i
+    # {"key": "text"}: the quotes at the ends, and ": " between the key and the text
+    if quotes != 4 or data[start + 1] != 34 or data[end - 2] != 34 or key_end <= start + 2:
+        return 0
+    if data[key_end + 1] != 58 or data[key_end + 2] != 32 or data[key_end + 3] != 34:
+        return 0
+    return 1
+
+
+LINE_OPEN = b'~{"n": '  # a record line's answer: LINE_OPEN, its number, LINE_MIDDLE, the line, "}\n"
+LINE_MIDDLE = b', "line": '
+
+
+def record_lines(page, got, out, state):
+    """Answer the step lines ``page[:got]`` holds from ``state``'s place on,
+    into ``out``: state is [where the next line starts in page, its number,
+    the first line asked for, the line to stop before, the answer's bytes so
+    far (a line's count with its wrapper, 22), the bytes in out, the most an
+    answer holds], the first, second, fifth and sixth brought up to date. It
+    stops at a line not whole in the page, one that is not a step's
+    (the header, a damaged line) or that would not fit: the caller takes
+    that one."""
+    i = state[0]
+    n = state[1]
+    size = state[4]
+    k = state[5]
+    while 0 < n < state[3]:
+        j = i
+        while j < got and page[j] != 10:
+            j += 1
+        if j >= got:
+            break
+        if n >= state[2]:
+            grow = j - i + 22
+            if size + grow > state[6] and n > state[2]:
+                break
+            if k + grow + 4 > len(out) or not step_line(page, i, j):
+                break
+            k = decimal(out, put(out, k, LINE_OPEN, 0, 7), n)
+            k = put(out, k, LINE_MIDDLE, 0, 10)
+            k = put(out, k, page, i, j)
+            out[k] = 125  # }
+            out[k + 1] = 10
+            k += 2
+            size += grow
+        n += 1
+        i = j + 1
+    state[0] = i
+    state[1] = n
+    state[4] = size
+    state[5] = k
+
+
 try:
-    from hal.viper import hexed  # noqa: F811  the same loop, compiled for the Pico
+    from hal.viper import hexed, put, record_lines, step_line  # noqa: F811  the same loops, compiled for the Pico
 except (ImportError, SyntaxError, ValueError):  # CPython; a port without the emitter, from source or .mpy
     pass
 
 
 def whole(data, start, end, n):
     """Whether ``data[start:end]`` is record line ``n`` as the record writes
-    it: the header a JSON object, a step {"key": "text"} in printable ASCII
-    (checked byte by byte: nothing allocated)."""
+    it: the header a JSON object, a step ``step_line``'s shape."""
     if n == 0:
         try:
             return isinstance(json.loads(bytes(data[start:end])), dict)
         except (ValueError, RuntimeError):  # (RuntimeError: nested too deep)
             return False
-    if end - start < 8 or data[start] != 123 or data[end - 1] != 125:  # {...}
-        return False
-    quotes = 0
-    key_end = 0  # where the key's closing quote is
-    for i in range(start, end):
-        b = data[i]
-        if b < 32 or b > 126 or b == 92:  # (92: a backslash, which no step's notation has)
-            return False
-        if b == 34:
-            quotes += 1
-            if quotes == 2:
-                key_end = i
-    # {"key": "text"}: the quotes at the ends, and ": " between the key and the text
-    return (quotes == 4 and data[start + 1] == 34 and data[end - 2] == 34 and key_end > start + 2
-            and data[key_end + 1] == 58 and data[key_end + 2] == 32 and data[key_end + 3] == 34)
+    return step_line(data, start, end) == 1
 
 
 class UsbSerial:
@@ -138,8 +219,10 @@ class Link:
         self._sent = bytearray(len(ctl.ports.pixels.wire))  # the frame pushed last
         self._at = -1  # the next byte of the frame on its way, -1 for none
         self._hex = bytearray(2 * FRAME_CHUNK)  # a frame's hex digits, a chunk at a time
-        self._digits = bytearray(10)  # a number written out
+        self._out = bytearray(OUT_BYTES)  # what this tick writes
+        self._n = 0  # bytes of it
         self._page = bytearray(READ_PAGE)  # record lines as read from the file
+        self._lines = array("i", (0, 0, 0, 0, 0, 0, PAGE_BYTES))  # record_lines' state
         self._frame_t = 0  # when it was taken
         self._polled = 0
         self._game = ctl.game
@@ -149,12 +232,16 @@ class Link:
         self._opened = 0  # the steps when it was opened
 
     def tick(self, now):
+        if self.ctl.busy(now):
+            return  # the controller's frame is on this tick or the next: both in one pass would hold the loop too long
         if self._at < 0 and not self._len and diff(now, self._polled) < POLL_MS:
             if not self.subscribed or diff(now, self._pushed) < FRAME_GAP_MS:
                 return  # most ticks: nothing to send, and the port and the record were looked at just now
         try:
             self._tick(now)
+            self._flush()
         except Exception as err:  # a fault of the link must not stop the game: it starts listening afresh
+            self._n = 0  # (half an answer is never written)
             self._len = 0
             self._at = -1
             self._skip = False
@@ -168,7 +255,8 @@ class Link:
             return
         if self._len or diff(now, self._polled) >= POLL_MS:
             self._polled = now
-            self._listen(now)
+            if self._listen(now):
+                return  # a request answered: the record's next page waits for the next tick
             if self.subscribed and self._at < 0 and self._news(now):
                 return  # a page of the record went out: a frame waits for the next tick
         if self.subscribed and self._at < 0 and diff(now, self._pushed) >= FRAME_GAP_MS:
@@ -187,6 +275,8 @@ class Link:
             self._next = 0  # a new game: its record begins again
         if self._next > self._steps():
             return False
+        if self._reopen():
+            return True  # opening the record (3.5 ms on the Pico) is a tick's work of its own
         sent = self._record(self._next, True)
         # a record that stops short (lines lost to a failing flash) is not asked for again and again
         self._next = sent if sent > self._next else self._steps() + 1
@@ -195,6 +285,7 @@ class Link:
     # -- what the host sends -------------------------------------------------------
 
     def _listen(self, now):
+        """Read what the host sent; whether a line was answered."""
         serial = self.serial
         line = self._line
         for _ in range(READ_BYTES):
@@ -214,7 +305,7 @@ class Link:
                         self._error(bad)
                     else:
                         self._answer(bytes(line[1:n]).decode(), now)
-                    return  # one answer a tick
+                    return True  # one answer a tick
             elif self._skip:
                 continue
             elif self._len == 0 and b != MARK:
@@ -248,12 +339,11 @@ class Link:
         if verb == "hello":
             self._hello()
         elif verb == "ping":  # the cheap answer a subscriber keeps its subscription with
-            serial = self.serial  # (written in pieces: four times a second, nothing allocated)
-            serial.write(b'~{"pong": ')
+            self._put(b'~{"pong": ')  # (in pieces: four times a second, nothing allocated)
             self._number(now)
-            serial.write(b', "steps": ')
+            self._put(b', "steps": ')
             self._number(self._steps())
-            serial.write(b', "sub": 1}\n' if self.subscribed else b', "sub": 0}\n')
+            self._put(b', "sub": 1}\n' if self.subscribed else b', "sub": 0}\n')
         elif verb == "frame":
             self._frame(now)
         elif verb == "state":
@@ -273,8 +363,25 @@ class Link:
 
     # -- answers ---------------------------------------------------------------------
 
+    def _put(self, data, start=0, end=None):
+        """Add ``data[start:end]`` to what this tick writes (a piece longer
+        than the buffer is written at once, after what the buffer holds)."""
+        if end is None:
+            end = len(data)
+        if self._n + end - start > OUT_BYTES:
+            self._flush()
+            if end - start > OUT_BYTES:
+                self.serial.write(data, start, end)
+                return
+        self._n = put(self._out, self._n, data, start, end)
+
+    def _flush(self):
+        if self._n:
+            n, self._n = self._n, 0
+            self.serial.write(self._out, 0, n)
+
     def _send(self, obj):
-        self.serial.write(b"~" + json.dumps(obj).encode() + b"\n")
+        self._put(b"~" + json.dumps(obj).encode() + b"\n")
 
     def _error(self, message):
         self._send({"error": message})
@@ -296,49 +403,55 @@ class Link:
         self._sent[:] = self.ctl.ports.pixels.wire
         self._frame_t = now
         self._at = 0
-        self.serial.write(b'~{"frame": "')
+        self._put(b'~{"frame": "')
         self._more()
 
     def _more(self):
         at = self._at
         end = min(at + FRAME_CHUNK, len(self._sent))
         hexed(self._sent, at, end, self._hex)
-        self.serial.write(self._hex, 0, 2 * (end - at))
+        self._put(self._hex, 0, 2 * (end - at))
         if end < len(self._sent):
             self._at = end
         else:
             self._at = -1
-            self.serial.write(b'", "t": ')
+            self._put(b'", "t": ')
             self._number(self._frame_t)
-            self.serial.write(b"}\n")
+            self._put(b"}\n")
 
     def _number(self, value):
-        """Write ``value`` (0 or more) in decimal: its digits one by one into a
-        buffer of the link's own, as "%d" would allocate."""
-        out = self._digits
-        d = 1
-        while value // d >= 10:
-            d *= 10
-        n = 0
-        while d:
-            out[n] = 48 + value // d % 10
-            n += 1
-            d //= 10
-        self.serial.write(out, 0, n)
+        """Add ``value`` (0 or more) in decimal to what this tick writes."""
+        if self._n + 10 > OUT_BYTES:
+            self._flush()
+        self._n = decimal(self._out, self._n, value)
 
     def _record_line(self, n, data, start, end):
         """Write record line ``n``, ``data[start:end]``, as its answer."""
-        serial = self.serial
-        serial.write(b'~{"n": ')
+        self._put(b'~{"n": ')
         self._number(n)
-        serial.write(b', "line": ')
-        serial.write(data, start, end)
-        serial.write(b"}\n")
+        self._put(b', "line": ')
+        self._put(data, start, end)
+        self._put(b"}\n")
 
     def _state(self):
         game = self.ctl.game
         self._send({"state": game.save(), "phase": PHASE_NAMES[game.phase], "turn": game.turn,
                     "actor": game.actor, "steps": self._steps()})
+
+    def _reopen(self):
+        """Open the record for a subscriber's pages, when it is not open or
+        a step was appended since it was; whether it was opened."""
+        keeper = self.ctl.keeper
+        steps = self._steps()
+        if keeper is None or self._file and self._opened == steps:
+            return False
+        self._close()
+        try:
+            self._file = open(keeper.record_path, "rb")
+        except OSError:
+            return False  # no record yet: the page says so
+        self._opened = steps
+        return True
 
     def _close(self):
         if self._file:
@@ -377,7 +490,23 @@ class Link:
             # longer than the buffer), so that the loop's own allocations do not slow down in a heap cut up small
             page = self._page
             i = got = 0
+            state = self._lines
             while n < last:
+                if n:  # as many step lines as the page holds at once (compiled on the Pico), the others one by one
+                    state[0] = i  # (one by one: a tuple would allocate)
+                    state[1] = n
+                    state[2] = first
+                    state[3] = last
+                    state[4] = size
+                    state[5] = self._n
+                    record_lines(page, got, self._out, state)
+                    at += state[0] - i
+                    i = state[0]
+                    n = state[1]
+                    size = state[4]
+                    self._n = state[5]
+                    if n >= last:
+                        break
                 j = page.find(b"\n", i, got)
                 if j < 0 and n <= first and (i or not got):
                     # no line sent yet (those before ``first`` are passed over): the next page, from line n
@@ -406,6 +535,8 @@ class Link:
                 i = j + 1
                 if data is not page:
                     i = got = 0  # (the page after a long line is read again)
+                if n == 1 and first == 0:
+                    break  # the header goes alone: checking it (JSON) is the longest work of a page
             if hold and n <= steps:
                 self._file, f = f, None
         except OSError:
@@ -415,9 +546,9 @@ class Link:
         self._mark_n = n
         self._mark_at = at
         nxt = max(n, first)
-        self.serial.write(b'~{"record": ')
+        self._put(b'~{"record": ')
         self._number(nxt)
-        self.serial.write(b', "steps": ')
+        self._put(b', "steps": ')
         self._number(steps)
-        self.serial.write(b"}\n")
+        self._put(b"}\n")
         return nxt

@@ -189,7 +189,7 @@ def test_frames_go_out_to_a_subscriber_without_allocating():
     b.link.serial = port = Counting()
     b.run(300)  # (the first frame to this port sets up what the interpreter keeps for later calls)
     port.send("~ping\n")  # the subscription kept, as a host keeps it
-    b.run(40)
+    b.run(100)  # (answered between two frames: parsing a request allocates)
     rig = b.rig
     sent = port.count
     allocated = 0
@@ -216,7 +216,7 @@ def test_a_subscriber_catches_up_with_a_long_record_without_allocating():
     b.link.serial = port = Counting()
     port.send("~sub 0\n")
     rig = b.rig
-    for _ in range(3 * POLL_MS // rig.STEP_MS):  # the request answered, the record's first pages sent
+    for _ in range(6 * POLL_MS // rig.STEP_MS):  # the request answered, the record opened, its first pages sent
         rig.now += rig.STEP_MS
         rig.ctl.tick(rig.now)
         b.link.tick(rig.now)
@@ -230,6 +230,36 @@ def test_a_subscriber_catches_up_with_a_long_record_without_allocating():
         allocated += gc.mem_alloc() - before
     assert allocated == 0
     assert port.count - sent >= 5 * 20  # record lines went out meanwhile
+    b.close()
+
+
+def test_the_link_waits_out_every_tick_on_which_the_controller_sent_a_frame():
+    # painting and sending a frame is the controller's longest work, a page of the
+    # record the link's: on one tick together they would hold the loop past its 10 ms
+    b = Board()
+    game = b.rig.game
+    while b.keeper.steps < 2 * PAGE:
+        b.rig.act(None if game.is_chance() else game.legal()[0])
+    b.serial.answers()
+    b.serial.send("~sub 0\n")
+    rig = b.rig
+    drawn = 0
+    answers = []
+    for k in range(1, 1500 // rig.STEP_MS):
+        rig.now += rig.STEP_MS
+        rig.ctl.tick(rig.now)
+        if k % (200 // rig.STEP_MS) == 0:
+            b.serial.send("~ping\n")  # the subscription kept
+        before = len(b.serial.written)
+        b.link.tick(rig.now)
+        if rig.ctl.drew:
+            drawn += 1
+            assert len(b.serial.written) == before  # nothing written on that tick
+        answers += b.serial.answers()
+    assert drawn >= 10  # the pieces breathed and the frames went out meanwhile
+    lines = [a["n"] for a in answers if "n" in a]
+    assert lines == list(range(b.keeper.steps + 1))  # the whole record all the same
+    assert [a for a in answers if "frame" in a] and len([a for a in answers if "pong" in a]) >= 6
     b.close()
 
 
@@ -249,7 +279,7 @@ def test_a_new_game_starts_the_subscribers_record_again_at_its_header():
     b.rig.press(0)
     b.ask("~sub 2\n")
     b.rig.ctl.new_game()
-    answers = b.ask("~hello\n", ms=50)
+    answers = b.ask("~hello\n", ms=200)  # the hello, the frame, the record opened afresh, its header
     lines = [a for a in answers if "line" in a]
     assert lines and lines[0] == {"n": 0, "line": header(b.rig.game)}
     b.close()
