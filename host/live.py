@@ -36,6 +36,7 @@ from rules.record import RecordError, apply, replay, start
 
 PROTOCOL = 1  # the version of hardware/usb-protocol.md this side speaks
 PING_S = 0.25  # a ping this often keeps the subscription (the board drops it after 750 ms without a line)
+STALL_S = 1.0  # no record line for this long while the board has more: the last one was lost, asked again
 SILENT_S = 4.0  # no line from the board for this long: it is gone (a reset, a hung port)
 RETRY_S = 1.0  # between two tries to open the port again
 FIND_S = 3.0  # make pull gives up when the port has not opened for this long
@@ -72,6 +73,7 @@ class Follow:
         self.last = b""  # the last line the board sent
         self.unread = b""  # the last line from the board that was not JSON
         self._kept = -1  # the lines kept at the last pong
+        self._since = 0.0  # since when (time.monotonic()) that many are kept
         self._cut = False  # the next line may be the tail of a line cut short: not the board's log
         self._raw = ""  # the last unforeseen error, as told on stderr
         self.closed = False
@@ -243,17 +245,22 @@ class Follow:
 
     def _pong(self, steps):
         """The board's count of steps: fewer than the lines here, a new game began; more, with no line
-        on its way, the last line sent was lost."""
+        come for STALL_S, the last line sent was lost."""
         if not isinstance(steps, int) or isinstance(steps, bool):
             return
+        now = time.monotonic()
         with self.lock:
             kept = len(self.lines)
-            if steps < kept - 1:
+            new_game = steps < kept - 1
+            if new_game:
                 self.lines = []
                 kept = 0
-            stalled = kept == self._kept  # no line came since the last pong
-            self._kept = kept
-        if kept == 0 or steps >= kept and stalled:
+            if kept != self._kept or steps < kept:  # a line came, or none is missing: the wait starts again
+                self._kept = kept
+                self._since = now
+            stalled = steps >= kept and now - self._since >= STALL_S
+        if new_game or stalled:
+            self._since = now  # (the board's answer takes its time: asked again only after as long)
             self._send("sub %d" % max(kept - 1, 0))
 
     def _record_line(self, n, raw):

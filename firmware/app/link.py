@@ -218,6 +218,7 @@ class Link:
         self._pushed = 0  # when the last frame was pushed
         self._sent = bytearray(len(ctl.ports.pixels.wire))  # the frame pushed last
         self._at = -1  # the next byte of the frame on its way, -1 for none
+        self._turn = 0  # whose turn was last: 0 a frame, 1 a request, 2 the record's news
         self._hex = bytearray(2 * FRAME_CHUNK)  # a frame's hex digits, a chunk at a time
         self._out = bytearray(OUT_BYTES)  # what this tick writes
         self._n = 0  # bytes of it
@@ -232,8 +233,6 @@ class Link:
         self._opened = 0  # the steps when it was opened
 
     def tick(self, now):
-        if self.ctl.busy(now):
-            return  # the controller's frame is on this tick or the next: both in one pass would hold the loop too long
         if self._at < 0 and not self._len and diff(now, self._polled) < POLL_MS:
             if not self.subscribed or diff(now, self._pushed) < FRAME_GAP_MS:
                 return  # most ticks: nothing to send, and the port and the record were looked at just now
@@ -253,16 +252,34 @@ class Link:
         if self._at >= 0:
             self._more()  # the rest of a frame first: no line goes out in the middle of it
             return
-        if self._len or diff(now, self._polled) >= POLL_MS:
-            self._polled = now
-            if self._listen(now):
-                return  # a request answered: the record's next page waits for the next tick
-            if self.subscribed and self._at < 0 and self._news(now):
-                return  # a page of the record went out: a frame waits for the next tick
-        if self.subscribed and self._at < 0 and diff(now, self._pushed) >= FRAME_GAP_MS:
-            if self.ctl.ports.pixels.wire != self._sent:
-                self._pushed = now
-                self._frame(now)
+        if self.ctl.busy(now):
+            # the controller's frame is on this tick or the next: a request or a page beside it would hold the
+            # loop too long, but a frame of the link's own may start (a piece costs a fraction of a ms)
+            self._push(now)
+            return
+        # a changed picture, a request and the record's news take turns, one a tick, so that none starves the
+        # others (pings answered at every look at the port would hold a subscriber's record back for ever)
+        for _ in range(3):
+            self._turn = turn = (self._turn + 1) % 3
+            if turn == 0:
+                if self._push(now):
+                    return
+            elif turn == 1:
+                if self._len or diff(now, self._polled) >= POLL_MS:
+                    self._polled = now
+                    if self._listen(now):
+                        return
+            elif self.subscribed and self._news(now):
+                return
+
+    def _push(self, now):
+        """Start sending a subscriber the picture, when it changed and
+        FRAME_GAP_MS passed since the last; whether it did."""
+        if self.subscribed and diff(now, self._pushed) >= FRAME_GAP_MS and self.ctl.ports.pixels.wire != self._sent:
+            self._pushed = now
+            self._frame(now)
+            return True
+        return False
 
     def _news(self, now):
         """Send a subscriber the record lines it has not had, as many as a

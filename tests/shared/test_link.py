@@ -233,9 +233,10 @@ def test_a_subscriber_catches_up_with_a_long_record_without_allocating():
     b.close()
 
 
-def test_the_link_waits_out_every_tick_on_which_the_controller_sent_a_frame():
+def test_the_link_answers_and_pages_on_no_tick_on_which_the_controller_sent_a_frame():
     # painting and sending a frame is the controller's longest work, a page of the
     # record the link's: on one tick together they would hold the loop past its 10 ms
+    # (a piece of the link's own frame, a fraction of a ms, may go out beside it)
     b = Board()
     game = b.rig.game
     while b.keeper.steps < 2 * PAGE:
@@ -254,7 +255,8 @@ def test_the_link_waits_out_every_tick_on_which_the_controller_sent_a_frame():
         b.link.tick(rig.now)
         if rig.ctl.drew:
             drawn += 1
-            assert len(b.serial.written) == before  # nothing written on that tick
+            sent = bytes(b.serial.written[before:])
+            assert not any(word in sent for word in (b'"n": ', b'"pong"', b'"record"', b'"sub"'))
         answers += b.serial.answers()
     assert drawn >= 10  # the pieces breathed and the frames went out meanwhile
     lines = [a["n"] for a in answers if "n" in a]
