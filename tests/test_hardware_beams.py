@@ -90,7 +90,7 @@ def test_the_bom_gives_the_figures_the_check_computes_with():
 
 
 def test_bom_md_names_the_parts_and_quotes_the_checks_figures():
-    text = (HARDWARE / "bom.md").read_text()
+    text = " ".join((HARDWARE / "bom.md").read_text().split())  # a figure may be split over two lines
     for name in CIRCUIT:
         assert BEAM[name]["mpn"] in text, name
     f = beams.figures(PARTS)
@@ -98,10 +98,12 @@ def test_bom_md_names_the_parts_and_quotes_the_checks_figures():
     assert "%.3f mA where %.3f mA holds the NPN off: %.1f×" % (f["light_mA"], f["hold_mA"], light[2]) in text
     assert "%.2f mA where the pull-up gives %.3f mA: %.0f×" % (f["sink_mA"], f["pull_up_mA"], sink[2]) in text
     assert "up to %.0f mm apart" % beams.longest_mm(PARTS) in text
+    assert "(%.0f mA, on a 5 V rail at its lowest)" % f["led_min_mA"] in text
+    assert "%g mm apart (a %g mm mouth, each part %g mm back" % (f["length_mm"], BEAM["mouth_mm"], BEAM["setback_mm"]) in text
 
 
 def test_power_md_quotes_the_currents_the_check_computes():
-    text = (HARDWARE / "power.md").read_text()
+    text = " ".join((HARDWARE / "power.md").read_text().split())
     f = beams.figures(PARTS)
     assert "%.1f mA at USB's highest" % f["led_max_mA"] in text
     assert "%.0f mA on the rail at its lowest" % f["led_min_mA"] in text
