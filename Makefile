@@ -102,8 +102,9 @@ vpico: $(VENV)/.installed node_modules/.installed ## the real MicroPython on an 
 wiring: $(VENV)/.installed ## draw the wiring picture of every board, hardware/wiring-<board>.svg, from hardware/pins.json and the board file
 	$(PY) -m host.wiring
 
-hardware: $(VENV)/.installed ## the magnet check of every board (worst case, where, margin; 1.5x wanted) and the power path in ngspice, from hardware/parts.json and the board files
+hardware: $(VENV)/.installed ## the magnet check of every board (worst case, where, margin; 1.5x wanted), the pocket beams' light and the power path in ngspice, from hardware/parts.json and the board files
 	$(PY) -m host.fields
+	$(PY) -m host.beams
 	$(PY) -m host.power
 
 clean: ## remove the virtualenv, node packages, caches, build/ and the emulated Pico's files (.vpico/)

@@ -2,15 +2,17 @@
 
     python -m host.wiring            draw hardware/wiring-<board>.svg for every board in boards/
 
-Each picture is drawn from ``hardware/pins.json`` and the board file: the
-Pico with every GPIO the board uses, labelled by its role; the pixel chain
-behind the 74AHCT125 (how many pixels, which come first); the 74HC165 chain
-with as many chips as the board has sensors; the die buttons, the wheels'
-position sensors and the pocket beams where the board has them; and the
-roles of the pin map the board leaves unused; the pixels' 5 V and GND rails
-with the capacitor and the soft start's values (``hardware/parts.json``),
-the 74HC165's input letters with their pins, the pull-ups and the reeds. The pictures are plain SVG,
-written the same way every time, so a test can tell a stale one.
+Each picture is drawn from ``hardware/pins.json``, the board file and
+``hardware/parts.json``: the Pico with every GPIO the board uses, labelled by
+its role; the pixel chain behind the 74AHCT125 (how many pixels, which come
+first), its 5 V and GND rails with the capacitor, and the soft start part by
+part; the 74HC165 chain with as many chips as the board has sensors, and under
+each chip its pull-up network and every input with its letter and pin and the
+reed or button on it; the die buttons, the wheels' position sensors and each
+pocket's beam part by part where the board has them; and the roles of the pin
+map the board leaves unused. The pictures are plain SVG, written the same way
+every time, so a test can tell a stale one; each part's rectangle names its
+kind (``class``), so a test can count them.
 """
 
 import argparse
@@ -19,6 +21,7 @@ import os
 import sys
 
 from host import BOARDS, ROOT
+from host.beams import beam_mm
 from host.boardfile import read_board
 from host.fields import read_parts
 from hal.pins import BEAMS, PinError, load_pins
@@ -35,7 +38,10 @@ ROW = 24  # px between two wires
 PICO_X, PICO_W = 40, 200
 PART_X = 340  # where the parts begin
 CHAIN_X = PART_X + 40  # the 74HC165 chain's data wire; its buses just left of it
-CHIP_W, CHIP_H, CHIP_GAP, CHIPS_PER_ROW = 130, 116, 50, 6
+CHIP_W, CHIP_H, CHIP_GAP, CHIPS_PER_ROW = 150, 116, 40, 6
+INPUT_ROW = 13  # px between two inputs drawn under a chip
+NETWORK_H = 9 * INPUT_ROW  # the network's nine pins, one a row
+UNDER = 20 + NETWORK_H  # the network and the inputs under each chip
 
 
 class Svg:
@@ -56,12 +62,59 @@ class Svg:
         self.items.append('<polyline points="%s" fill="none" stroke="black"%s/>'
                           % (path, ' stroke-dasharray="4 3"' if dash else ""))
 
-    def box(self, x, y, w, h, fill="white"):
+    def box(self, x, y, w, h, fill="white", part=None):
+        """A rectangle; ``part`` names the kind of part it draws (its class), which the tests count."""
         self._grow(x + w, y + h)
-        self.items.append('<rect x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="black"/>' % (x, y, w, h, fill))
+        self.items.append('<rect x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="black"%s/>'
+                          % (x, y, w, h, fill, ' class="%s"' % part if part else ""))
 
     def dot(self, x, y):
         self.items.append('<circle cx="%d" cy="%d" r="3"/>' % (x, y))
+
+    def resistor(self, x, y, x2, value):
+        """A resistor in a wire from ``x`` to ``x2`` on row ``y``, its value above it."""
+        mid = (x + x2) // 2
+        self.line((x, y), (mid - 15, y))
+        self.box(mid - 15, y - 5, 30, 10, fill="#ddd", part="resistor")
+        self.line((mid + 15, y), (x2, y))
+        self.text(mid, y - 8, value, anchor="middle", size=9)
+
+    def upright_resistor(self, x, y, y2, value):
+        """A resistor in a wire from ``y`` down to ``y2`` at ``x``, its value beside it."""
+        mid = (y + y2) // 2
+        self.line((x, y), (x, mid - 12))
+        self.box(x - 5, mid - 12, 10, 24, fill="#ddd", part="resistor")
+        self.line((x, mid + 12), (x, y2))
+        self.text(x + 9, mid + 4, value, size=9)
+
+    def capacitor(self, x, y, x2, value):
+        """A capacitor in a wire from ``x`` to ``x2`` on row ``y``, its value above it."""
+        mid = (x + x2) // 2
+        self.line((x, y), (mid - 3, y))
+        self.line((mid - 3, y - 7), (mid - 3, y + 7))
+        self.line((mid + 3, y - 7), (mid + 3, y + 7))
+        self.line((mid + 3, y), (x2, y))
+        self.text(mid, y - 10, value, anchor="middle", size=9)
+
+    def ground(self, x, y, down=False):
+        """GND's mark at the end of a wire: pointing right, or down."""
+        for i, half in enumerate((6, 4, 2)):
+            if down:
+                self.line((x - half, y + 3 * i), (x + half, y + 3 * i))
+            else:
+                self.line((x + 3 * i, y - half), (x + 3 * i, y + half))
+
+    def reed(self, x, y):
+        """A reed switch from ``x`` to ``x`` + 24 on row ``y``: two blades in a glass."""
+        self.box(x + 2, y - 4, 20, 8, fill="none", part="reed")
+        self.line((x, y), (x + 13, y))
+        self.line((x + 11, y - 2), (x + 24, y - 2), (x + 24, y))
+
+    def button(self, x, y):
+        """A push button from ``x`` to ``x`` + 24 on row ``y``: its contacts open, the key above them."""
+        self.line((x, y), (x + 6, y))
+        self.line((x + 18, y), (x + 24, y))
+        self.box(x + 5, y - 6, 14, 3, fill="black", part="button")
 
     def text(self, x, y, words, anchor="start", bold=False, size=11):
         self._grow(x + (7 * len(words) if anchor == "start" else 0), y)
@@ -133,7 +186,7 @@ class Drawing:
         # the pixels' supply: a 5 V rail and a GND rail under the chain, the capacitor across them at its start
         five, ground, end = y + 34, y + 50, x + 370
         svg.line((x - 40, five), (end, five))
-        svg.line((x - 40, ground), (end, ground))
+        svg.line((x - 30, ground), (end, ground))
         svg.text(end + 6, five + 4, "5 V (pixels)", bold=True)
         svg.text(end + 6, ground + 4, "GND", bold=True)
         for at, _ in shown:
@@ -148,16 +201,53 @@ class Drawing:
         svg.line((cap, five + 10), (cap, ground))
         svg.dot(cap, five)
         svg.dot(cap, ground)
-        svg.text(cap - 12, five + 12, "1000 µF", anchor="end")
+        svg.text(cap - 8, ground + 14, "1000 µF")
+        bottom = self._soft_start(x - 40, five, ground + 70)
         ss = self.parts["power"]["soft_start"]
-        svg.text(x - 40, ground + 22, "5 V rail from VBUS through the soft start (power.md): %s, source to VBUS, "
+        svg.text(x - 40, bottom + 24, "5 V rail from VBUS through the soft start (power.md): %s, source to VBUS, "
                                       "drain to the rail; gate %s to GND, %s and %s to the source, %s to the drain"
                  % (ss["mosfet"], ohms(ss["r_gate_gnd_ohm"]), ohms(ss["r_gate_source_ohm"]),
                     farads(ss["c_gate_source_nF"]), farads(ss["c_gate_drain_nF"])))
-        svg.text(x - 40, ground + 38, "each pixel: VDD (1) to 5 V, VSS (3) to GND, DIN (4) from the one before, "
+        svg.text(x - 40, bottom + 40, "each pixel: VDD (1) to 5 V, VSS (3) to GND, DIN (4) from the one before, "
                                       "DOUT (2) to the next; never from 3V3; all grounds joined")
-        svg.text(x - 40, ground + 54, "; ".join(groups(names)))
-        self.gap(6 * ROW)
+        svg.text(x - 40, bottom + 56, "; ".join(groups(names)))
+        self.y = bottom + 56 + ROW
+
+    def _soft_start(self, drain, rail, y):
+        """The soft start between VBUS and the pixels' rail, part by part: the P-channel MOSFET on
+        row ``y`` with its drain wire at ``drain`` up to the rail at ``rail``, its gate below with
+        the resistors and capacitors of parts.json. Returns the lowest y drawn."""
+        svg = self.svg
+        ss = self.parts["power"]["soft_start"]
+        source, gate = drain - 180, drain - 60
+        svg.text(source, y - 20, "soft start (power.md)", size=10)
+        svg.text(source - 4, y + 4, "VBUS", anchor="end", bold=True)
+        svg.line((source, y), (drain - 110, y))
+        svg.box(drain - 110, y - 12, 100, 24, fill="#eef", part="mosfet")
+        svg.text(drain - 106, y + 4, "S", size=9)
+        svg.text(drain - 60, y + 4, ss["mosfet"], anchor="middle", size=10)
+        svg.text(drain - 14, y + 4, "D", anchor="end", size=9)
+        svg.text(drain - 56, y + 22, "G", size=9)
+        svg.line((drain - 10, y), (drain + 30, y))
+        svg.line((drain, y), (drain, rail))
+        svg.dot(drain, y)
+        svg.dot(drain, rail)
+        svg.line((gate, y + 12), (gate, y + 60))
+        svg.dot(gate, y + 36)
+        svg.dot(gate, y + 60)
+        # gate to source: the resistor above, the capacitor below it
+        svg.dot(source, y)
+        svg.line((source, y), (source, y + 60))
+        svg.dot(source, y + 36)
+        svg.resistor(source, y + 36, gate, ohms(ss["r_gate_source_ohm"]))
+        svg.capacitor(source, y + 60, gate, farads(ss["c_gate_source_nF"]))
+        # gate to drain
+        svg.capacitor(gate, y + 36, drain + 30, farads(ss["c_gate_drain_nF"]))
+        svg.line((drain + 30, y + 36), (drain + 30, y))
+        # gate to GND
+        svg.upright_resistor(gate, y + 60, y + 110, ohms(ss["r_gate_gnd_ohm"]))
+        svg.ground(gate, y + 110, down=True)
+        return y + 116
 
     def _pixel(self, x, y, i, name, joined):
         svg = self.svg
@@ -181,7 +271,8 @@ class Drawing:
         svg.text(x + 48, y + 4, "GND   (%s; the Pico's pull-up)" % what)
 
     def chain(self, data):
-        """The 74HC165 chain: chip 0 at the Pico, each SER from the next chip's QH."""
+        """The 74HC165 chain: chip 0 at the Pico, each SER from the next chip's QH; under each
+        chip its pull-up network and every input with what it carries."""
         svg = self.svg
         sensors = data["sensors"]
         chips = (sensors + 7) // 8
@@ -193,18 +284,20 @@ class Drawing:
         buttons = data.get("buttons") or {}
         if buttons:  # a flicking game: its own buttons on the chain, the other inputs tied high
             inputs = sorted(buttons.values())
+            carried = {n: ("button", name) for name, n in buttons.items()}
             what = ("%d × 74HC165 for %d inputs: on %d–%d the game's buttons (%s), each to GND, the rest to 3.3 V; "
                     "a 10 kΩ pull-up on every input; VCC (16) 3.3 V with 100 nF, GND (8)"
                     % (chips, sensors, inputs[0], inputs[-1], ", ".join(sorted(buttons, key=buttons.get))))
         else:
+            carried = {space["sensor"]: ("reed", space["id"]) for space in data["spaces"]}
             what = ("%d × 74HC165 for %d sensors: a reed switch (%s, laid as hardware/wheels.md says) from every "
                     "input to GND, a 10 kΩ pull-up to 3.3 V; VCC (16) 3.3 V with 100 nF, GND (8)"
                     % (chips, sensors, self.parts["reed"]["mpn"]))
         svg.text(PART_X, top - 40, what)
-        svg.text(PART_X, top - 24, "the pull-ups: per chip a 10 kΩ bussed network (SIP-9), pin 1 to 3.3 V, pins 2–9 "
-                                   "to inputs A–H; the inputs' pins are under each chip")
+        svg.text(PART_X, top - 24, "the pull-ups: per chip a 10 kΩ bussed network (SIP-9), pin 1 to 3.3 V, pins 2–9 to "
+                                   "inputs A–H; under each chip its network and every input: letter, pin, what it carries")
         rows = (chips + CHIPS_PER_ROW - 1) // CHIPS_PER_ROW
-        pitch = CHIP_H + 4 * ROW
+        pitch = CHIP_H + UNDER + 4 * ROW
         for r in range(rows):
             y = first + r * pitch
             left = CHAIN_X + 40
@@ -215,12 +308,14 @@ class Drawing:
             svg.text(right + 6, y - 2 * ROW + 4, "SH/LD")
             svg.text(right + 6, y - ROW + 4, "CLK")
         for k in range(chips):
-            self._chip(k, chips, sensors, first + (k // CHIPS_PER_ROW) * pitch, data_y)
+            y = first + (k // CHIPS_PER_ROW) * pitch
+            self._chip(k, chips, sensors, y, data_y, pitch)
+            self._inputs(k, sensors, y + CHIP_H + 20, carried)
         self.y = first + rows * pitch
         svg.text(PART_X, self.y - ROW, "read: SH/LD low loads every input; each rising CLK then shifts the chain "
                                        "one place towards the Pico (hardware/README.md)")
 
-    def _chip(self, k, chips, sensors, y, data_y):
+    def _chip(self, k, chips, sensors, y, data_y, pitch):
         svg = self.svg
         x = CHAIN_X + 40 + (k % CHIPS_PER_ROW) * (CHIP_W + CHIP_GAP)
         svg.box(x, y, CHIP_W, CHIP_H, fill="#f8f8ff")
@@ -248,14 +343,45 @@ class Drawing:
             svg.line((CHAIN_X, data_y), (CHAIN_X, qh[1]), qh)
         elif k % CHIPS_PER_ROW:
             svg.line(qh, (qh[0] - CHIP_GAP, qh[1]))
-        else:  # the first chip of a row feeds the last chip of the row above
+        else:  # the first chip of a row feeds the last chip of the row above, round the gap between the rows
             up = y - 3 * ROW
-            svg.line(qh, (x - 20, qh[1]), (x - 20, up), (ser[0] + (CHIPS_PER_ROW - 1) * (CHIP_W + CHIP_GAP) + 20, up),
-                     (ser[0] + (CHIPS_PER_ROW - 1) * (CHIP_W + CHIP_GAP) + 20, qh[1] - 4 * ROW - CHIP_H),
-                     (ser[0] + (CHIPS_PER_ROW - 1) * (CHIP_W + CHIP_GAP), qh[1] - 4 * ROW - CHIP_H))
+            far = ser[0] + (CHIPS_PER_ROW - 1) * (CHIP_W + CHIP_GAP)
+            svg.line(qh, (x - 20, qh[1]), (x - 20, up), (far + 20, up), (far + 20, qh[1] - pitch), (far, qh[1] - pitch))
         if k == chips - 1:
             svg.line(ser, (ser[0] + 20, ser[1]))
             svg.text(ser[0] + 24, ser[1] + 4, "3.3 V", bold=True)
+
+    def _inputs(self, k, sensors, top, carried):
+        """Under chip ``k``: its network, pin 1 to 3.3 V and pins 2-9 to inputs A-H, and on each
+        input's wire its letter and pin and what it carries: a reed or a button to GND (with the
+        sensor number and the space or button), or nothing, held high by the network."""
+        svg = self.svg
+        x = CHAIN_X + 40 + (k % CHIPS_PER_ROW) * (CHIP_W + CHIP_GAP)
+        svg.text(x, top - 6, "network: 10 kΩ × 8, SIP-9", size=9)
+        svg.box(x, top, 22, NETWORK_H, fill="#eee", part="network")
+        for pin in range(1, 10):
+            y = top + INPUT_ROW * pin - 5
+            svg.text(x + 11, y + 3, str(pin), anchor="middle", size=9)
+            if pin == 1:
+                svg.line((x + 22, y), (x + 50, y))
+                svg.text(x + 54, y + 3, "3.3 V", bold=True, size=9)
+                continue
+            n = 8 * k + pin - 2
+            letter, number = INPUT_PINS[pin - 2]
+            svg.text(x + 26, y - 2, "%s %d" % (letter, number), size=9)
+            kind, name = carried.get(n, (None, None)) if n < sensors else (None, None)
+            if kind is None:
+                svg.line((x + 22, y), (x + 58, y))
+                svg.text(x + 62, y + 3, "%d: held high" % n, size=9)
+                continue
+            svg.line((x + 22, y), (x + 58, y))
+            if kind == "reed":
+                svg.reed(x + 58, y)
+            else:
+                svg.button(x + 58, y)
+            svg.line((x + 82, y), (x + 88, y))
+            svg.ground(x + 88, y)
+            svg.text(x + 100, y + 3, "%d: %s" % (n, name), size=9)
 
     def wheels(self, count):
         svg = self.svg
@@ -271,18 +397,56 @@ class Drawing:
             self.gap(6)
 
     def beams(self, data):
+        """Each pocket's beam, part by part: the NPN whose collector is the GPIO's line, the
+        phototransistor and its load at the NPN's base, and the IR LED facing it."""
         svg = self.svg
+        beam = self.parts["pocket_beam"]
+        led, rx, npn = beam["emitter"]["mpn"], beam["receiver"]["mpn"], beam["switch"]["mpn"]
         pockets = {space["sensor"]: space["id"] for space in data["spaces"] if space["kind"] == "pocket"}
-        svg.text(PART_X, self.y, "each pocket: an IR break-beam pair; the receiver's open-collector output "
-                                 "to the GPIO (the Pico's pull-up), its power as its datasheet says")
+        svg.text(PART_X, self.y, "each pocket: a %s IR LED across its mouth, %g mm from a %s phototransistor that "
+                                 "holds a %s off while the beam is whole; the %s's open collector is the GPIO's line"
+                 % (led, beam_mm(beam), rx, npn, npn))
         self.gap()
-        svg.text(PART_X, self.y, "the emitter facing it: an IR LED (TSAL4400 kind), anode from 5 V through 180 Ω, "
-                                 "cathode to GND (power.md)")
+        svg.text(PART_X, self.y, "with the Pico's pull-up: high while the beam is whole, low while a counter breaks it "
+                                 "(hardware/README.md, Pocket beams; the margins: make hardware)")
         self.gap()
         for n, role in enumerate(BEAMS):
             y = self.pin(role, PART_X)
-            svg.box(PART_X, y - 10, 230, 20, fill="#efe")
-            svg.text(PART_X + 6, y + 4, "IR receiver of pocket %s" % pockets.get(n, "-"))
+            x = PART_X
+            # the NPN: collector from the GPIO, emitter to GND, base below
+            svg.box(x, y - 10, 100, 30, fill="#efe", part="npn")
+            svg.text(x + 4, y + 4, "C", size=9)
+            svg.text(x + 50, y + 4, npn, anchor="middle", size=10)
+            svg.text(x + 96, y + 4, "E", anchor="end", size=9)
+            svg.text(x + 18, y + 17, "B", size=9)
+            svg.line((x + 100, y), (x + 112, y))
+            svg.ground(x + 112, y)
+            svg.text(x + 130, y + 4, "pocket %s" % pockets.get(n, "-"), bold=True)
+            # the base: the phototransistor's collector and its load from 3.3 V
+            node = y + 44
+            svg.line((x + 14, y + 20), (x + 14, node))
+            svg.dot(x + 14, node)
+            svg.resistor(x + 14, node, x + 100, ohms(beam["load"]["ohm"]))
+            svg.text(x + 104, node + 4, "3.3 V", bold=True, size=10)
+            svg.line((x + 14, node), (x + 14, node + 12))
+            svg.box(x, node + 12, 120, 22, fill="#efe", part="phototransistor")
+            svg.text(x + 4, node + 27, "C", size=9)
+            svg.text(x + 60, node + 27, rx, anchor="middle", size=10)
+            svg.text(x + 116, node + 27, "E", anchor="end", size=9)
+            svg.line((x + 120, node + 23), (x + 132, node + 23))
+            svg.ground(x + 132, node + 23)
+            # the emitter facing it across the mouth, from the pixels' 5 V
+            lit = node + 23
+            svg.text(x + 160, lit - 16, "facing it, %g mm across the mouth:" % beam_mm(beam), size=10)
+            svg.text(x + 160, lit + 4, "5 V", bold=True, size=10)
+            svg.resistor(x + 184, lit, x + 250, ohms(beam["emitter_resistor"]["ohm"]))
+            svg.box(x + 250, lit - 11, 110, 22, fill="#fee", part="ir-emitter")
+            svg.text(x + 254, lit + 4, "A", size=9)
+            svg.text(x + 305, lit + 4, led, anchor="middle", size=10)
+            svg.text(x + 356, lit + 4, "K", anchor="end", size=9)
+            svg.line((x + 360, lit), (x + 372, lit))
+            svg.ground(x + 372, lit)
+            self.gap(4 * ROW)
 
     def finish(self):
         """The Pico's box round the pins drawn, its power pins, the roles left unused."""
@@ -305,7 +469,9 @@ class Drawing:
 
 
 def ohms(value):
-    return "%g MΩ" % (value / 1e6) if value >= 1e6 else "%g kΩ" % (value / 1e3)
+    if value >= 1e6:
+        return "%g MΩ" % (value / 1e6)
+    return "%g kΩ" % (value / 1e3) if value >= 1e3 else "%g Ω" % value
 
 
 def farads(nf):

@@ -188,7 +188,7 @@ def test_random_presses_change_the_game_only_by_a_legal_step(players, nominate, 
 
 
 def test_the_pocket_beams_draw_is_left_out_of_the_pixels_current_budget():
-    # six emitters at 21 mA and their receivers at 2 mA come out of the same 5 V as the pixels
+    # six pockets at 23 mA each (hal.beams.BEAM_MA: the emitter and the receiver) come out of the same 5 V as the pixels
     beams = snuka().ctl.ports.pixels
     assert beams.budget_ma == 450 - 6 * 23
     without = Rig(new_game("snuka", board_data("snuka"), 2), Bytes((0,)), sensors=False).ctl.ports.pixels

@@ -5,9 +5,11 @@ A counter dropping into a pocket breaks its beam for a few ms only, less
 than one pass of the loop, so polling the level would miss it. Each beam's
 receiver has an open-collector output on a GPIO of its own, read with the
 Pico's pull-up (``Pin.IN, Pin.PULL_UP``): high while the beam is whole,
-pulled low while something breaks it. A counter dropping through is a low
-pulse; its falling edge runs an interrupt handler that only sets that
-beam's latch, and the loop reads the latch when it comes round.
+pulled low while something breaks it (its phototransistor holds an NPN
+transistor off while it sees the light: ``hardware/README.md``). A counter
+dropping through is a low pulse; its falling edge runs an interrupt handler
+that only sets that beam's latch, and the loop reads the latch when it comes
+round.
 
 ``Beams(pins)``: beam ``i`` is ``pins[i]``, the pocket whose board file
 ``sensor`` index is ``i`` (pin map role ``beam<i+1>``). A pin is anything
@@ -22,7 +24,8 @@ pixels too: ``draw_ma`` is what they take, which the pixels' current budget
 leaves to them (``hardware/power.md``).
 """
 
-# one pocket: its IR emitter, 21 mA through 180 ohm from 5 V, and its receiver, 2 mA
+# one pocket at most: its IR emitter through 180 ohm from 5 V and its receiver's load and
+# pull-up from 3.3 V, 22.6 mA by host/beams.py (make hardware), rounded up
 BEAM_MA = 23
 
 
