@@ -9,7 +9,8 @@ for what the board shows.
     POST /api/sessions/ID            one action: {"do": "space" | "button" | "turn" | ..., "n": ...};
                                      the computer seats' speed {"do": "speed", "to": "fast"}, {"do": "next"}
     GET  /api/sessions/ID/record     the game record so far (game.jsonl)
-    GET  /api/live                   {"id"} of the board followed over USB (make live), else 404
+    GET  /api/live                   {"id", "played"} of the board followed over USB (make live; played:
+                                     make vpico's emulated Pico, which the page's clicks act on), else 404
 
 Every request that cannot be served gets a 4xx and ``{"error": "..."}``.
 No client can starve the others. A connection costs no thread until its
@@ -455,7 +456,8 @@ class Handler(BaseHTTPRequestHandler):
             if self.server.live is None:
                 self._error(404, "no board is followed live here (make live does)")
             else:
-                self._json(200, {"id": self.server.live.id})
+                # (played: make vpico's emulated board, whose page acts on it; else a board to watch)
+                self._json(200, {"id": self.server.live.id, "played": getattr(self.server.live, "played", False)})
         elif parts[:2] == ["api", "sessions"] and len(parts) == 4 and parts[3] == "events":
             found = self._session(parts[2])
             if found:
