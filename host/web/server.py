@@ -71,6 +71,7 @@ class SimServer(ThreadingHTTPServer):
         self.streams = []  # the event streams open, the oldest first
         self.lock = threading.Lock()  # guards arrived, streams and sessions
         self.live = None  # the board followed over USB (host.live), which every page shows
+        self.gate = None  # (a port that cannot be had closes the server before its gate opens)
         super().__init__(address, Handler)
         self.gate = Gate(self)
 
@@ -155,7 +156,8 @@ class SimServer(ThreadingHTTPServer):
     def server_close(self):
         """Stop listening and put every board away, its temp folder with it."""
         super().server_close()
-        self.gate.close()
+        if self.gate is not None:
+            self.gate.close()
         with self.lock:
             for s in self.sessions.values():
                 s.close()
