@@ -2,7 +2,7 @@
 on an emulated RP2040, on an emulated board, behind a pseudo-terminal that
 stock mpremote talks to as to a real Pico.
 
-    python -m host.vpico [--fs IMAGE] [--board NAME] [--build DIR]
+    python -m host.vpico [--fs IMAGE] [--board NAME] [--web-port PORT]
 
 The emulator (``rp2040js``, node) runs the same UF2 a maker puts on a Pico
 (MicroPython v1.28.0, ``RPI_PICO``) from its own boot ROM; the parts around
