@@ -96,8 +96,8 @@ live: $(VENV)/.installed ## the board on USB in a browser, live and read-only: o
 pull: $(VENV)/.installed ## copy the board's game record and save to this folder, for python -m host.replay (PORT=, OUT=.)
 	$(PY) -m host.live --pull $(if $(PORT),--port $(PORT)) --out $(or $(OUT),.)
 
-vpico: $(VENV)/.installed node_modules/.installed ## the real MicroPython on an emulated Pico and board: prints its port for make flash PORT= (BOARD=, FS=image, FLASH_TIMES=max)
-	$(PY) -m host.vpico $(if $(BOARD),--board $(BOARD)) $(if $(FS),--fs $(FS)) $(if $(FLASH_TIMES),--flash-times $(FLASH_TIMES))
+vpico: $(VENV)/.installed node_modules/.installed ## the real MicroPython on an emulated Pico and board, played in the browser page it prints; its port takes make flash PORT= and mpremote meanwhile (WEB_PORT=8000, BOARD=, FS=image, FLASH_TIMES=max)
+	$(PY) -m host.vpico --web-port $(or $(WEB_PORT),8000) $(if $(BOARD),--board $(BOARD)) $(if $(FS),--fs $(FS)) $(if $(FLASH_TIMES),--flash-times $(FLASH_TIMES))
 
 wiring: $(VENV)/.installed ## draw the wiring picture of every board, hardware/wiring-<board>.svg, from hardware/pins.json and the board file
 	$(PY) -m host.wiring

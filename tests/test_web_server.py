@@ -168,3 +168,12 @@ def test_sigterm_stops_make_sim_and_removes_its_temp_folders(tmp_path):
     finally:
         proc.kill()
     assert os.listdir(tmp_path) == []
+
+
+def test_a_port_already_taken_is_said_in_one_line(server):
+    port = server.server_address[1]
+    done = subprocess.run([sys.executable, "-m", "host.web", "--port", str(port)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == ("error: cannot listen on 127.0.0.1 port %d (Address already in use); try another: "
+                                   "make sim PORT=8001" % port)

@@ -2,7 +2,7 @@
 on an emulated RP2040, on an emulated board, behind a pseudo-terminal that
 stock mpremote talks to as to a real Pico.
 
-    python -m host.vpico [--fs IMAGE] [--board NAME] [--build DIR]
+    python -m host.vpico [--fs IMAGE] [--board NAME] [--web-port PORT]
 
 The emulator (``rp2040js``, node) runs the same UF2 a maker puts on a Pico
 (MicroPython v1.28.0, ``RPI_PICO``) from its own boot ROM; the parts around
@@ -74,11 +74,14 @@ class VirtualPico:
     last started (``time.ticks_ms()`` on it), so a script of actions is
     timed by the emulated clock and comes out the same at every run.
     ``swap_chips=(j, k)`` miswires the board: chips j and k of the 74HC165
-    chain in each other's place."""
+    chain in each other's place. ``web_port`` (0: any free port) serves the
+    board's page too, as make vpico does: its address is ``url``."""
 
     def __init__(self, image, board="detour", pins=ROOT / "hardware" / "pins.json", flash_times="typical",
-                 swap_chips=None):
+                 swap_chips=None, web_port=None):
         self.swap_chips = swap_chips
+        self.web_port = web_port
+        self.url = None
         self.image = Path(image)
         self.board = board
         self.flash_times = flash_times
@@ -97,12 +100,16 @@ class VirtualPico:
                    "--with-parent"]
         if self.swap_chips:
             command += ["--swap-chips", "%d,%d" % tuple(self.swap_chips)]
+        if self.web_port is not None:
+            command += ["--web-port", str(self.web_port)]
         self._proc = subprocess.Popen(command, cwd=ROOT,
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         try:
             for line in self._proc.stdout:
                 if line.startswith("device:"):
                     self.port = line.split()[1]
+                if line.startswith("page:"):
+                    self.url = line.split()[1]
                 if line.startswith("try:"):
                     break
             if not self.port:

@@ -1,8 +1,10 @@
-"""``make vpico``: an emulated Pico with MicroPython on this PC, for mpremote.
+"""``make vpico``: an emulated Pico with MicroPython on this PC, for mpremote
+and, with ``--web-port``, in the browser page played by clicks.
 
 Prints the serial device (``/dev/pts/N``) to give mpremote and ``make flash
-PORT=...``, and runs until Ctrl-C. The Pico's files are kept in the image
-file (default ``.vpico/fs.bin``), so they stay across restarts.
+PORT=...`` (and the page's address), and runs until Ctrl-C. The Pico's files
+are kept in the image file (default ``.vpico/fs.bin``), so they stay across
+restarts.
 """
 
 import argparse
@@ -24,15 +26,18 @@ BACKLOG = 1 << 20
 VIEW_S = 0.5  # the board's lights are drawn again this often
 
 
-def relay(master, node, parent=None, every=None):
+def relay(master, node, parent=None, every=None, share=None):
     """Copy bytes between the pseudo-terminal and the emulator until it ends
     (or ``parent``, a pipe from the process that started us, closes);
-    ``every()`` is called about twice a second."""
+    ``every()`` is called about twice a second. ``share`` (host.vpico.page.Share)
+    lets the page's link use the same USB port."""
     sel = selectors.DefaultSelector()
     sel.register(node.stdout, selectors.EVENT_READ)
     sel.register(master, selectors.EVENT_READ)
     if parent is not None:
         sel.register(parent, selectors.EVENT_READ)
+    if share is not None:
+        sel.register(share.sock, selectors.EVENT_READ)
     backlog = bytearray()
     while True:
         ready = sel.select(VIEW_S)
@@ -46,11 +51,26 @@ def relay(master, node, parent=None, every=None):
                 data = os.read(node.stdout.fileno(), 65536)
                 if not data:
                     return
+                if share is not None:
+                    data, to_page = share.split(data)
+                    try:
+                        share.sock.send(to_page)
+                    except BlockingIOError:
+                        pass  # the page fell behind: it asks again for what it lacks
                 backlog += data
                 del backlog[:-BACKLOG]
+            elif share is not None and key.fileobj is share.sock:
+                data = share.sock.recv(4096)
+                if not data:
+                    sel.unregister(share.sock)  # (the page's side is gone)
+                elif share.page_talks():
+                    node.stdin.write(data)
+                    node.stdin.flush()
             elif events & selectors.EVENT_READ:
                 try:
                     data = os.read(master, 4096)
+                    if share is not None:
+                        backlog += share.from_port()
                     node.stdin.write(data)
                     node.stdin.flush()
                 except BrokenPipeError:
@@ -118,6 +138,16 @@ def serve(args):
     if not board.is_file():
         known = ", ".join(sorted(p.stem for p in (ROOT / "boards").glob("*.json")))
         raise SystemExit("error: no board %r (known: %s)" % (args.board, known))
+    page = None
+    if args.web_port is not None:
+        from host.vpico.page import Page
+
+        try:
+            page = Page("127.0.0.1", args.web_port, str(args.control))
+        except OSError as err:
+            print("error: cannot listen on port %d (%s); try another: make vpico WEB_PORT=%d"
+                  % (args.web_port, err.strerror, args.web_port + 1), file=sys.stderr)
+            return 2
     master, slave = os.openpty()
     tty.setraw(slave)  # no echo, no line editing: bytes pass as they are
     os.set_blocking(master, False)
@@ -136,6 +166,9 @@ def serve(args):
     print("control: %s" % args.control)
     print("files:   %s" % args.fs)
     print("board:   %s, wired as %s" % (args.board, args.pins))
+    if page is not None:
+        print("page:    %s   (the board, played by clicks)" % page.url)
+        page.start()
     print("try:     make flash PORT=%s   (Ctrl-C here switches the virtual Pico off)" % port)
     sys.stdout.flush()
     view = None
@@ -143,8 +176,10 @@ def serve(args):
         print("lights:  the board as the Pico lights it (its data pin, decoded)\n")
         view = viewer(str(args.control), json.loads(board.read_text()))
     try:
-        relay(master, node, sys.stdin.fileno() if args.with_parent else None, view)
+        relay(master, node, sys.stdin.fileno() if args.with_parent else None, view, page and page.share)
     finally:
+        if page is not None:
+            page.close()
         node.terminate()
         node.wait()
         os.close(slave)
@@ -162,6 +197,8 @@ def main(argv=None):
     parser.add_argument("--swap-chips", metavar="J,K", help="a miswired board: chips J and K of the 74HC165 chain "
                         "soldered in each other's place (to try make bringup on)")
     parser.add_argument("--control", help="path of the control socket (default: in a temporary folder)")
+    parser.add_argument("--web-port", type=int, help="also serve the board's page, played by clicks, on this port "
+                        "(0: any free one)")
     parser.add_argument("--with-parent", action="store_true", help="end when standard input closes (for a parent process)")
     args = parser.parse_args(argv)
     if shutil.which("node") is None:

@@ -9,7 +9,8 @@ for what the board shows.
     POST /api/sessions/ID            one action: {"do": "space" | "button" | "turn" | ..., "n": ...};
                                      the computer seats' speed {"do": "speed", "to": "fast"}, {"do": "next"}
     GET  /api/sessions/ID/record     the game record so far (game.jsonl)
-    GET  /api/live                   {"id"} of the board followed over USB (make live), else 404
+    GET  /api/live                   {"id", "played"} of the board followed over USB (make live; played:
+                                     make vpico's emulated Pico, which the page's clicks act on), else 404
 
 Every request that cannot be served gets a 4xx and ``{"error": "..."}``.
 No client can starve the others. A connection costs no thread until its
@@ -70,6 +71,7 @@ class SimServer(ThreadingHTTPServer):
         self.streams = []  # the event streams open, the oldest first
         self.lock = threading.Lock()  # guards arrived, streams and sessions
         self.live = None  # the board followed over USB (host.live), which every page shows
+        self.gate = None  # (a port that cannot be had closes the server before its gate opens)
         super().__init__(address, Handler)
         self.gate = Gate(self)
 
@@ -154,7 +156,8 @@ class SimServer(ThreadingHTTPServer):
     def server_close(self):
         """Stop listening and put every board away, its temp folder with it."""
         super().server_close()
-        self.gate.close()
+        if self.gate is not None:
+            self.gate.close()
         with self.lock:
             for s in self.sessions.values():
                 s.close()
@@ -455,7 +458,8 @@ class Handler(BaseHTTPRequestHandler):
             if self.server.live is None:
                 self._error(404, "no board is followed live here (make live does)")
             else:
-                self._json(200, {"id": self.server.live.id})
+                # (played: make vpico's emulated board, whose page acts on it; else a board to watch)
+                self._json(200, {"id": self.server.live.id, "played": getattr(self.server.live, "played", False)})
         elif parts[:2] == ["api", "sessions"] and len(parts) == 4 and parts[3] == "events":
             found = self._session(parts[2])
             if found:

@@ -86,7 +86,111 @@ def load(text, **kw):
     return Session(game, ["human"] * game.players, loaded=(lines[0], lines[1:]), **kw)
 
 
-class Session:
+class Table:
+    """What stands on a board's table, which no firmware knows: which pieces
+    stand on which space (a stack can stand on a START or a tail), the pieces
+    in the players' hands, and what a click does there. Its user gives the
+    board (``_game``, ``sensors``, ``phys``, ``hand``) and the parts a hand
+    touches: ``_switch(s, closed)`` (space ``s``'s reed), ``_beam(s)``,
+    ``_turn(w, quarters)``, ``_later(ms, action)`` and ``_tracked()``
+    (whether the game tracks pieces at all)."""
+
+    def _set_up(self):
+        """Every piece where the game has it, the hand empty: a board set up by hand.
+        A piece is [owner, what is written on it, heading] (``layout.pieces``)."""
+        where = layout.pieces(self._game)
+        self.hand = []
+        self.phys = where or [[] for _ in self._game.board.ids]
+        for s in range(len(self.phys) if where else 0):
+            self._sense(s)
+
+    def _relabel(self):
+        """Where the board agrees with the game, its pieces are the game's (the
+        letter, the heading after a move, the owner of a piece from the box)."""
+        where = layout.pieces(self._game)
+        for s in range(len(where) if where else 0):
+            if len(self.phys[s]) == len(where[s]):
+                self.phys[s] = where[s]
+
+    def _sense(self, s):
+        """The space's sensor closes while any piece stands on it."""
+        self._switch(s, bool(self.phys[s]))
+
+    def _take(self, s):
+        """Lift a piece off ``s``: from a stack, one of the player's whose move it is."""
+        stack = self.phys[s]
+        mine = [i for i in range(len(stack)) if stack[i][0] == self._game.actor]
+        entry = [stack.pop(mine[-1] if mine else -1), s]
+        self.hand.append(entry)
+        self._sense(s)
+        return entry
+
+    def _place(self, s, entry):
+        if entry in self.hand:
+            self.hand.remove(entry)
+        self.phys[s].append(entry[0])
+        self._sense(s)
+
+    def _swap(self, s, entry):
+        """Take what stands on ``s`` off (all of a stack, so that its sensor
+        opens), then set ``entry`` down there: how a capture is made."""
+        if entry in self.hand:
+            self.hand.remove(entry)
+        while self.phys[s]:
+            self._take(s)
+        self._later(SWAP_MS, lambda: self._place(s, entry))
+
+    def click_space(self, s):
+        """What a click on a space does: lift a piece, put the one in hand, or both."""
+        if not self.sensors:
+            raise ValueError("this board has no piece sensors: button 1 shows the next move, a long press makes it")
+        if not self._tracked():  # no pieces tracked: the space may be a pocket
+            if self._game.board.kinds[s] == "pocket":
+                self._beam(s)  # a counter drops through the beam
+            return
+        if not self.hand:
+            if self.phys[s]:
+                self._take(s)
+            else:
+                self._place(s, [[BOX, "", -1], -1])
+            return
+        held = self.hand[-1]
+        if not self.phys[s] or held[1] == s:
+            self._place(s, held)
+        else:
+            self._swap(s, held)
+
+    def turn_wheel(self, w, quarters):
+        """Turn a Detour wheel: the pieces standing on its disc go round with it
+        (``_turn`` moves them over the sensors; here they keep who they are)."""
+        from rules.detour import ROT_SLOT
+        cells = self._game.board.wheel_cells[9 * w:9 * w + 9]
+        for _ in range(quarters & 3):
+            moved = [None] * 9
+            for k in range(9):
+                moved[ROT_SLOT[k]] = self.phys[cells[k]]
+            for k in range(9):
+                self.phys[cells[k]] = moved[k]
+        self._turn(w, quarters)
+
+    def table_act(self, what, n, request):
+        """The page's actions on the table itself; whether ``what`` was one of them."""
+        if what == "space" and 0 <= n < len(self.phys):
+            self.click_space(n)
+        elif what == "turn" and 0 <= n < len(getattr(self._game, "wheels", ())) and request.get("by") in (1, -1):
+            self.turn_wheel(n, request["by"])
+        elif what == "hand" and 0 <= n < len(self.hand):
+            self.hand.append(self.hand.pop(n))  # this piece is the one to put down next
+        elif what == "put_away" and self.hand:
+            self.hand.pop()
+        elif what == "set_up":
+            self._set_up()
+        else:
+            return False
+        return True
+
+
+class Session(Table):
     """``running=False`` leaves the clock still: ``advance(ms)`` moves it."""
 
     def __init__(self, game, seats, urandom=os.urandom, speed=DEFAULT_SPEED, loaded=None, sensors=True, running=True):
@@ -147,23 +251,6 @@ class Session:
         """The names of the board's own buttons (Tiddlee Snuka's); a board
         without sensors has only the die buttons (``Rig``)."""
         return [name for name, _ in game.board.buttons] if self.sensors else []
-
-    def _set_up(self):
-        """Every piece where the game has it, the hand empty: a board set up by hand.
-        A piece is [owner, what is written on it, heading] (``layout.pieces``)."""
-        where = layout.pieces(self.rig.ctl.game)
-        self.hand = []
-        self.phys = where or [[] for _ in self._game.board.ids]
-        for s in range(len(self.phys) if where else 0):
-            self._sense(s)
-
-    def _relabel(self):
-        """Where the board agrees with the game, its pieces are the game's (the
-        letter, the heading after a move, the owner of a piece from the box)."""
-        where = layout.pieces(self.rig.ctl.game)
-        for s in range(len(where) if where else 0):
-            if len(self.phys[s]) == len(where[s]):
-                self.phys[s] = where[s]
 
     def close(self):
         with self.lock:
@@ -260,69 +347,20 @@ class Session:
 
     # -- what a hand does on the board ------------------------------------------------
 
-    def _sense(self, s):
-        """The space's sensor closes while any piece stands on it."""
-        if self.phys[s]:
+    def _switch(self, s, closed):
+        if closed:
             self.rig.sim.put(s)
         else:
             self.rig.sim.lift(s)
 
-    def _take(self, s):
-        """Lift a piece off ``s``: from a stack, one of the player's whose move it is."""
-        stack = self.phys[s]
-        mine = [i for i in range(len(stack)) if stack[i][0] == self.rig.ctl.game.actor]
-        entry = [stack.pop(mine[-1] if mine else -1), s]
-        self.hand.append(entry)
-        self._sense(s)
-        return entry
+    def _beam(self, s):
+        self.rig.sim.beam(s)
 
-    def _place(self, s, entry):
-        if entry in self.hand:
-            self.hand.remove(entry)
-        self.phys[s].append(entry[0])
-        self._sense(s)
+    def _turn(self, w, quarters):
+        self.rig.sim.turn(w, quarters)  # (the pieces on the disc go over other sensors)
 
-    def _swap(self, s, entry):
-        """Take what stands on ``s`` off (all of a stack, so that its sensor
-        opens), then set ``entry`` down there: how a capture is made."""
-        if entry in self.hand:
-            self.hand.remove(entry)
-        while self.phys[s]:
-            self._take(s)
-        self._later(SWAP_MS, lambda: self._place(s, entry))
-
-    def click_space(self, s):
-        """What a click on a space does: lift a piece, put the one in hand, or both."""
-        if not self.sensors:
-            raise ValueError("this board has no piece sensors: button 1 shows the next move, a long press makes it")
-        if self.rig.ctl.expected is None:  # no pieces tracked: the space may be a pocket
-            if self._game.board.kinds[s] == "pocket":
-                self.rig.sim.beam(s)  # a counter drops through the beam
-            return
-        if not self.hand:
-            if self.phys[s]:
-                self._take(s)
-            else:
-                self._place(s, [[BOX, "", -1], -1])
-            return
-        held = self.hand[-1]
-        if not self.phys[s] or held[1] == s:
-            self._place(s, held)
-        else:
-            self._swap(s, held)
-
-    def turn_wheel(self, w, quarters):
-        """Turn a Detour wheel: the pieces standing on its disc go round with it
-        (``SimBoard.turn`` moves them over the sensors; here they keep who they are)."""
-        from rules.detour import ROT_SLOT
-        cells = self._game.board.wheel_cells[9 * w:9 * w + 9]
-        for _ in range(quarters & 3):
-            moved = [None] * 9
-            for k in range(9):
-                moved[ROT_SLOT[k]] = self.phys[cells[k]]
-            for k in range(9):
-                self.phys[cells[k]] = moved[k]
-        self.rig.sim.turn(w, quarters)
+    def _tracked(self):
+        return self.rig.ctl.expected is not None
 
     def button(self, i, down, panel=False):
         """A die button (``panel``: the board's own button ``i``) goes down or
@@ -360,20 +398,10 @@ class Session:
         if not isinstance(n, int):
             raise ValueError("n must be a whole number")
         with self.lock:
-            if what == "space" and 0 <= n < len(self.phys):
-                self.click_space(n)
-            elif what == "button" and 0 <= n < len(self.down):
+            if what == "button" and 0 <= n < len(self.down):
                 self.button(n, bool(request.get("down")))
             elif what == "panel" and 0 <= n < len(self.panel_down):
                 self.button(n, bool(request.get("down")), panel=True)
-            elif what == "turn" and 0 <= n < len(self.rig.sim.positions) and request.get("by") in (1, -1):
-                self.turn_wheel(n, request["by"])
-            elif what == "hand" and 0 <= n < len(self.hand):
-                self.hand.append(self.hand.pop(n))  # this piece is the one to put down next
-            elif what == "put_away" and self.hand:
-                self.hand.pop()
-            elif what == "set_up":
-                self._set_up()
             elif what == "pause":
                 self.paused = bool(request.get("on"))
             elif what == "speed":
@@ -389,7 +417,7 @@ class Session:
                 self.rig.ctl.ports.pixels.brightness = (n * 256 + 50) // 100
             elif what == "goto" and self.loaded:
                 self._goto(n)
-            else:
+            elif not self.table_act(what, n, request):
                 raise ValueError("cannot do %r with n=%r now" % (what, n))
             self._publish()
 

@@ -765,11 +765,12 @@ for (const b of document.querySelectorAll("[data-go]")) {
   };
 }
 
-// make live serves the board itself, followed over USB: every page watches it, read-only
+// make live serves the board itself, followed over USB: every page watches it, read-only;
+// make vpico serves the emulated Pico's board the same way, and the clicks act on its parts
 fetch("/api/live").then((answer) => (answer.ok ? answer.json() : null)).catch(() => null).then((live) => {
   if (live) {
-    document.body.classList.add("live");
-    document.title = $("brand").textContent = "Live board";
+    document.body.classList.add(live.played ? "pico" : "live");
+    document.title = $("brand").textContent = live.played ? "Emulated Pico" : "Live board";
     connect(live.id);
     return;
   }
