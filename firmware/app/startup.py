@@ -221,12 +221,15 @@ def _encoder(a, b):
 def start(config, refuse=""):
     """The controller on the saved game (or a new one: when the save cannot
     be resumed, or ``refuse`` says why not), ready to tick."""
-    from app.controller import Controller
     from app.device import forget_restarts
-    from app.keeper import BAD, Keeper
 
     pins = read_pins(config)
     fresh = new_game(config)
+    # loaded after the board file is read: its text and what json makes of it take some 70 KB on
+    # Sniggle's board for a moment, the heap's lowest point of a whole game with these beside them
+    from app.controller import Controller
+    from app.keeper import BAD, Keeper
+
     check_inputs(fresh, pins, config)
     wheels = wheel_count(fresh, pins, config["pins"])
     hardware = ports(fresh, pins, config, wheels)
