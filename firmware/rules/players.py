@@ -532,8 +532,21 @@ class SearchPlayer(Player):
             return _expected(game, chances(game), lambda g: self._visit(g, me, throws, plies, turn))
         best = None
         mine = game.actor == me
-        for _, outcomes in plans(game):
-            v = _expected(game, outcomes, lambda g: self._visit(g, me, throws, plies - 1, turn))
+        special = PLANS.get(game.name)
+
+        def value(g):
+            return self._visit(g, me, throws, plies - 1, turn)
+
+        for option in special(game) if special else game.legal():
+            if special:
+                v = _expected(game, option[1], value)
+            else:
+                # a decision is its own plan, with one sure outcome: played on a copy as it is, with
+                # no plan made up to hold it (a Sniggle roll has 144, and a plan costs 64 bytes of heap
+                # that the deeper levels of the search would see taken)
+                child = game.copy()
+                child._apply(option)
+                v = value(child)
             if best is None or (v > best if mine else v < best):
                 best = v
         return best
