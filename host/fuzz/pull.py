@@ -31,7 +31,7 @@ from rules.playout import Rng, random_record
 
 NAME = "pull"
 CASES = 300
-WAIT_S = 1.0  # the pull's wait for the record
+WAIT_S = 2 * host.live.STALL_S  # the pull's wait for the record: long enough to ask again for a line lost
 FIGURES = ("tracebacks", "silent", "wrong")
 SHOWN = 5
 
