@@ -482,7 +482,7 @@ class Detour(Game):
         """The whole state as a small JSON-friendly dict."""
         return {
             "game": "detour", "board": self.board.name, "players": self.players,
-            "options": self.options, "phase": self.phase, "turn": self.turn, "actor": self.actor,
+            "options": dict(self.options), "phase": self.phase, "turn": self.turn, "actor": self.actor,
             "pos": self.pos[:], "head": self.head[:], "wheels": list(self.wheels),
             "dice": self.dice[:], "moved": self.moved, "duel": self.duel[:],
             "loser": self.loser, "star": self.star, "winner": self.winner,

@@ -314,7 +314,7 @@ class Mehen(Game):
         """The whole state as a small JSON-friendly dict."""
         return {
             "game": "mehen", "board": self.board.name, "players": self.players,
-            "options": self.options, "phase": self.phase, "turn": self.turn,
+            "options": dict(self.options), "phase": self.phase, "turn": self.turn,
             "sticks": self.sticks, "marbles": self.marbles[:], "lions": self.lions[:],
             "winner": self.winner,
         }

@@ -347,7 +347,7 @@ class Snuka(Game):
         """The whole state as a small JSON-friendly dict."""
         return {
             "game": "snuka", "board": self.board.name, "players": self.players,
-            "options": self.options, "phase": self.phase, "turn": self.turn, "actor": self.actor,
+            "options": dict(self.options), "phase": self.phase, "turn": self.turn, "actor": self.actor,
             "scores": self.scores[:], "reds": self.reds, "colours": list(self.colours[1:]),
             "on": self.on, "free": self.free, "pending": self.pending[:], "flick": self.flick,
             "good": self.good, "sent": self.sent, "winner": self.winner, "winners": list(self.winners),
