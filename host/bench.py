@@ -11,14 +11,8 @@ the clock, are measured on an idle machine); the WebAssembly column keeps
 one of its own (the decision listing). The strength of the hint the Pico
 can afford is played out on CPython with host/strength.py's games.
 
-The worst position of a game is found here, on CPython, before anything is
-measured: random games of the game's widest setups (most players, most
-pieces, every option that adds decisions) are played with fixed seeds, every
-roll of every position that waits for one is tried, and the roll that leaves
-the most legal decisions wins (the first found, on a tie). A game without
-rolls (Tiddlee Snuka) is judged at its decisions instead. The position is
-handed to every interpreter as a save, so all time the same thing, and the
-note under the table names the seed and step, so it can be found again.
+The worst position of each game (host/bench_position.py) is found first, on
+CPython, and handed to every interpreter as a save.
 """
 
 import argparse
@@ -36,23 +30,12 @@ from pathlib import Path
 from app.controller import HINT_MS
 from app.device import LOOP_MS
 from host import BOARDS, FIRMWARE, ROOT, bench_pico, strength
-from host.boardfile import read_board
+from host.bench_position import SEEDS, worst_position
 from host.build import build
 from host.vpico import UF2_NAME
-from rules.core import ROLL, RulesError
-from rules.games import GAMES, find_game
-from rules.playout import Rng, random_step
+from rules.games import GAMES
 
 HOST = os.path.join(ROOT, "host")
-SEEDS = 12  # random games per setup in the search for the worst position
-# the setups searched for a game's worst position: (players, options)
-WIDEST = {
-    "detour": ((2, {"pieces": 4, "half_turns": True, "wheel_turn_optional": True}),
-               (4, {"half_turns": True, "wheel_turn_optional": True})),
-    "mehen": ((6, {"hunt": True, "lions": 6}), (2, {"hunt": True, "lions": 6})),
-    "sniggle": ((4, {}), (2, {})),
-    "snuka": ((6, {"nominate": True}), (2, {})),
-}
 DECIDE_US = 2000  # on WebAssembly
 PLAYOUT_GOAL = 2000
 # README.md, Budgets: on the Pico
@@ -68,43 +51,6 @@ LINK_US = 1000  # the USB line protocol's share of a tick, a host subscribed (ha
 STRENGTH_GAMES = 400  # the hint's search against the greedy player, per game
 
 
-def adafruit_source():
-    """The folder holding Adafruit's adafruit_pixelbuf.py in this environment."""
-    import adafruit_pixelbuf
-
-    return os.path.dirname(adafruit_pixelbuf.__file__)
-
-
-def worst_position(name):
-    """The position (and roll) with the most legal decisions found, as a dict."""
-    cls = find_game(name)
-    best = None
-    for players, options in WIDEST.get(name, ((2, {}),)):
-        try:
-            start = cls(read_board(name), players, options)
-        except RulesError:
-            continue  # a setup this board does not allow
-        for seed in range(SEEDS):
-            game, rng, step = start.copy(), Rng(seed), 0
-            while not game.over():
-                if game.phase == ROLL:
-                    for i, (outcome, _, _) in enumerate(game.chance_outcomes()):
-                        after = game.copy()
-                        after.play(outcome)
-                        found = (1, len(after.legal()))
-                        if best is None or found > best[0]:
-                            best = (found, players, options, seed, step, i, game.save(), game.notation(outcome))
-                elif not game.is_chance():
-                    found = (0, len(game.legal()))  # counts only where a game never rolls
-                    if best is None or found > best[0]:
-                        best = (found, players, options, seed, step, -1, game.save(), "")
-                game.play(random_step(game, rng))
-                step += 1
-    (rolled, decisions), players, options, seed, step, index, save, roll = best
-    return {"players": players, "options": options, "seed": seed, "step": step, "outcome": index if rolled else -1,
-            "roll": roll, "decisions": decisions, "save": save}
-
-
 def pack_firmware(lib, name):
     """The firmware as it goes onto the Pico (``host.build``: .mpy for the
     RP2040), its .mpy files as one JSON file in ``lib``: device path -> hex.
@@ -118,7 +64,7 @@ def pack_firmware(lib, name):
 
 
 def on_cpython(folder, positions):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([FIRMWARE, adafruit_source()]))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([FIRMWARE, bench_pico.adafruit_source()]))
     command = [sys.executable, os.path.join(HOST, "bench_device.py"), BOARDS, positions]
     out = subprocess.run(command, capture_output=True, text=True, env=env, check=True).stdout
     return json.loads(out.splitlines()[-1])
@@ -297,7 +243,7 @@ def main(argv=None):
     # the times on the clock first, on a machine the emulated Picos do not load yet: run beside them, the
     # WebAssembly figures came out up to four times as long from one run to the next
     with tempfile.TemporaryDirectory() as lib:
-        shutil.copy(os.path.join(adafruit_source(), "adafruit_pixelbuf.py"), lib)
+        shutil.copy(os.path.join(bench_pico.adafruit_source(), "adafruit_pixelbuf.py"), lib)
         shutil.copy(os.path.join(HOST, "bench_device.py"), lib)
         with open(os.path.join(lib, "positions.json"), "w") as f:
             json.dump(positions, f)

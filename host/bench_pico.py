@@ -8,7 +8,7 @@ Every board gets virtual Picos of its own, booted from a flash image of the
 build for that board (host/build.py: the .mpy files, main.py, config.json
 naming the board) with the bench's device code beside it (host/bench_board.py,
 host/bench_device.py and Adafruit's adafruit_pixelbuf.py, compiled as the
-build is) and the worst positions host/bench.py found. The emulated clock
+build is) and the worst positions (host/bench_position.py). The emulated clock
 counts cycles, so a figure comes out the same at every run. On each board:
 
 - boot: power on, and the first frame's latch (main.py starts a new game
@@ -54,6 +54,7 @@ counts cycles, so a figure comes out the same at every run. On each board:
 
 import json
 import math
+import os
 import re
 import subprocess
 import sys
@@ -64,6 +65,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from host import ROOT
+from host.bench_position import worst_position
 from host.boardfile import read_board
 from host.build import MANIFEST, _compile, build
 from host.live import PING_S
@@ -100,10 +102,15 @@ LINK_MS = 3000  # the game runs this long with no host, then with one subscribed
 PING_MS = round(PING_S * 1000)  # as make live pings: the subscription lapses after 750 ms without a line
 
 
+def adafruit_source():
+    """The folder holding Adafruit's adafruit_pixelbuf.py in this environment."""
+    import adafruit_pixelbuf
+
+    return os.path.dirname(adafruit_pixelbuf.__file__)
+
+
 def image(folder, name, positions):
     """A flash image for board ``name``: its build, the bench's device code, the positions."""
-    from host.bench import adafruit_source  # here: host.bench imports this module
-
     out = folder / "build"
     build(out, board=name)
     (out / MANIFEST).unlink()  # beside the build, never on the Pico
@@ -394,8 +401,6 @@ def figures(positions, names=GAMES):
 
 
 def main(argv=None):
-    from host.bench import worst_position
-
     names = tuple(argv if argv is not None else sys.argv[1:]) or GAMES
     print(json.dumps(figures({name: worst_position(name) for name in GAMES}, names), indent=1))
     return 0

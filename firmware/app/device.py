@@ -1,4 +1,4 @@
-"""The board on the Pico: the game loop under the watchdog, and the log.
+"""The board on the Pico: the game loop under the watchdog.
 
 ``main.py`` calls ``run()``: ``app.startup`` reads the configuration, builds
 the ports and resumes the saved game (or starts a new one); it is then
@@ -9,7 +9,7 @@ Nothing here ends in a reset loop. A configuration error is printed naming
 the file and the field, appended to ``/error.log``, and the first pixel
 blinks red (when the pixel pin is known) until the board is restarted.
 The controller catches and logs a fault in any of its tasks; its log lines
-go to the console and to ``/error.log`` too, which is kept small.
+go to the console and to ``/error.log`` too, which is kept small (``app.watch``).
 
 The watchdog runs only while the game loop runs: a loop that hangs for
 WATCHDOG_MS restarts the board, which resumes the saved game. Whatever ends
@@ -46,8 +46,9 @@ for _name in ("os", "time", "json", "binascii", "array", "machine"):
     except ImportError:  # (no machine on a PC)
         pass
 
-ERROR_LOG = "/error.log"
-LOG_LIMIT = 4096  # bytes; past it the older half of the log is dropped
+# (imported after the loop above: its own import of os is then a look-up)
+from app.watch import RESTARTS_OURS, log, restarts_word, set_restarts_word
+
 LOOP_MS = 1  # the pause between two ticks: the buttons are read every few ms
 WATCHDOG_MS = 8000  # the RP2040's longest is 8388
 # RP2040 datasheet, 4.7: the watchdog's CTRL register (0x40058000) through its
@@ -61,32 +62,10 @@ WATCHDOG_TIMER = 1
 # its SCRATCH0-7 (0x4005800C-0x40058028) keep their value through a reset by
 # the watchdog or machine.reset(). The boot ROM's reset into USB boot
 # (machine.bootloader()) writes SCRATCH0-1, the SDK's reboot and watchdog
-# SCRATCH4-7: SCRATCH2 is free for the restarts in a row
-RESTARTS = 0x40058014
-RESTARTS_OURS = 0x5A1E0000  # the upper half of the word when it holds the count
+# SCRATCH4-7: SCRATCH2 (app.watch.RESTARTS) is free for the restarts in a row
 COUNTED = 0x100  # the watchdog restart that set REASON is counted (its low byte: the count)
 GIVE_UP = 3  # restarts in a row that keep the saved game aside
 STOP = 6  # restarts in a row, the new game's too, that stop the board
-
-
-def log(text):
-    """Print ``text`` and append it to /error.log."""
-    print(text)
-    try:
-        try:
-            size = os.stat(ERROR_LOG)[6]
-        except OSError:
-            size = 0
-        if size > LOG_LIMIT:
-            with open(ERROR_LOG, "rb") as f:
-                f.seek(size - LOG_LIMIT // 2)
-                kept = f.read()
-            with open(ERROR_LOG, "wb") as f:
-                f.write(kept[kept.find(b"\n") + 1:])
-        with open(ERROR_LOG, "ab") as f:
-            f.write(text.encode() + b"\n")
-    except OSError:
-        pass  # a full or failing flash must not stop the board
 
 
 def stop_watchdog():
@@ -104,37 +83,18 @@ def unsupported(machine):
             "other addresses. Put the board's firmware on a Pico with an RP2040." % machine)
 
 
-def _restarts():
-    """The restarts word: ours, or a count of 0."""
-    import machine
-
-    word = machine.mem32[RESTARTS]
-    return word if word & 0xFFFF0000 == RESTARTS_OURS else RESTARTS_OURS
-
-
-def _set_restarts(word):
-    import machine
-
-    machine.mem32[RESTARTS] = word
-
-
 def restarted():
     """The watchdog restarts in a row, this start counted (and logged) if
     the watchdog caused it; 0 when it did not, or when it is counted already."""
     import machine
 
-    word = _restarts()
+    word = restarts_word()
     if not machine.mem32[WATCHDOG_REASON] & WATCHDOG_TIMER or word & COUNTED:
         return 0
     count = min((word & 0xFF) + 1, 0xFF)
-    _set_restarts(RESTARTS_OURS | COUNTED | count)
+    set_restarts_word(RESTARTS_OURS | COUNTED | count)
     log("restarted by the watchdog (%d in a row): the game loop hung" % count)
     return count
-
-
-def forget_restarts():
-    """A step was played: the restarts before it are not in a row with the next."""
-    _set_restarts(_restarts() & ~0xFF)
 
 
 def play(ctl, make_link=None):
@@ -149,7 +109,7 @@ def play(ctl, make_link=None):
     paced = flash.pace(lambda erase: ctl.animate(time.ticks_ms(), erase))  # a save's flash writes let the animation out
     try:
         watchdog = WDT(timeout=WATCHDOG_MS)
-        _set_restarts(_restarts() & ~COUNTED)  # a restart from now on is a new one
+        set_restarts_word(restarts_word() & ~COUNTED)  # a restart from now on is a new one
         link = None
         while True:
             now = time.ticks_ms()
@@ -169,7 +129,7 @@ def play(ctl, make_link=None):
         if paced:
             paced.between = None  # the REPL's own file writes (mpremote cp) leave the pixels be
         stop_watchdog()
-        _set_restarts(_restarts() | COUNTED)  # REASON stays set through a soft reset
+        set_restarts_word(restarts_word() | COUNTED)  # REASON stays set through a soft reset
 
 
 def _started():

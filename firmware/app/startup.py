@@ -21,7 +21,7 @@ import json
 import os
 import time
 
-from app.device import log
+from app.watch import log
 from hal.pins import BEAMS, USABLE, load_pins
 from hal.pixels import DEFAULT_BUDGET_MA, budget_range
 from hal.storage import exists
@@ -221,7 +221,7 @@ def _encoder(a, b):
 def start(config, refuse=""):
     """The controller on the saved game (or a new one: when the save cannot
     be resumed, or ``refuse`` says why not), ready to tick."""
-    from app.device import forget_restarts
+    from app.watch import forget_restarts
 
     pins = read_pins(config)
     fresh = new_game(config)

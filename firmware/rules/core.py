@@ -119,7 +119,17 @@ class Game:
         raise NotImplementedError
 
     def save(self):
-        """The whole state as a small JSON-friendly dict."""
+        """The whole state as a small JSON-friendly dict: the fields every
+        game has (``_fresh`` reads them back), then the game's own."""
+        data = {"game": self.name, "board": self.board.name, "players": self.players,
+                "options": dict(self.options), "phase": self.phase, "turn": self.turn}
+        data.update(self._save_own())
+        return data
+
+    def _save_own(self):
+        """``save``: the game's own fields, ``winner`` among them: its place
+        differs from game to game (Tiddlee Snuka's ``winners`` follow it),
+        and a save written on CPython keeps its text."""
         raise NotImplementedError
 
     def copy(self):

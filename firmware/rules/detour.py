@@ -478,11 +478,9 @@ class Detour(Game):
         other.dice = self.dice[:]
         other.duel = self.duel[:]
 
-    def save(self):
-        """The whole state as a small JSON-friendly dict."""
+    def _save_own(self):
         return {
-            "game": "detour", "board": self.board.name, "players": self.players,
-            "options": self.options, "phase": self.phase, "turn": self.turn, "actor": self.actor,
+            "actor": self.actor,
             "pos": self.pos[:], "head": self.head[:], "wheels": list(self.wheels),
             "dice": self.dice[:], "moved": self.moved, "duel": self.duel[:],
             "loser": self.loser, "star": self.star, "winner": self.winner,

@@ -310,11 +310,8 @@ class Mehen(Game):
         other.marbles = self.marbles[:]
         other.lions = self.lions[:]
 
-    def save(self):
-        """The whole state as a small JSON-friendly dict."""
+    def _save_own(self):
         return {
-            "game": "mehen", "board": self.board.name, "players": self.players,
-            "options": self.options, "phase": self.phase, "turn": self.turn,
             "sticks": self.sticks, "marbles": self.marbles[:], "lions": self.lions[:],
             "winner": self.winner,
         }

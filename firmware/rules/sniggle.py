@@ -539,11 +539,9 @@ class Sniggle(Game):
         other.throws = self.throws[:]
         other.dice = self.dice[:]
 
-    def save(self):
-        """The whole state as a small JSON-friendly dict."""
+    def _save_own(self):
         return {
-            "game": "sniggle", "board": self.board.name, "players": self.players,
-            "options": dict(self.options), "phase": self.phase, "turn": self.turn, "actor": self.actor,
+            "actor": self.actor,
             "pos": self.pos[:], "lane": self.lane[:], "opening": self.opening[:], "throws": self.throws[:],
             "dice": self.dice[:], "double": self.double, "moved": self.moved, "winner": self.winner,
         }

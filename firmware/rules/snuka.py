@@ -343,11 +343,9 @@ class Snuka(Game):
         other.colours = self.colours[:]
         other.pending = self.pending[:]
 
-    def save(self):
-        """The whole state as a small JSON-friendly dict."""
+    def _save_own(self):
         return {
-            "game": "snuka", "board": self.board.name, "players": self.players,
-            "options": self.options, "phase": self.phase, "turn": self.turn, "actor": self.actor,
+            "actor": self.actor,
             "scores": self.scores[:], "reds": self.reds, "colours": list(self.colours[1:]),
             "on": self.on, "free": self.free, "pending": self.pending[:], "flick": self.flick,
             "good": self.good, "sent": self.sent, "winner": self.winner, "winners": list(self.winners),
