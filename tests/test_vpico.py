@@ -524,6 +524,29 @@ def test_the_picos_compiled_sniggle_walk_reaches_what_cpython_reaches(flashed):
     assert found == expected  # the Pico runs the walk compiled to machine code
 
 
+# every legal move at every decision of a few Sniggle games, by its notation, folded into one number
+SNIGGLE_MOVES = (
+    "import json\nfrom rules import sniggle\nfrom rules.playout import Rng, random_step\n"
+    "board = sniggle.SniggleBoard(json.load(open(%r)))\n"
+    "h = 0\n"
+    "for n in (2, 4):\n"
+    "    game, rng = sniggle.Sniggle(board, n, {'larger_die': n == 4}), Rng(n)\n"
+    "    for _ in range(200):\n"
+    "        if game.over():\n"
+    "            break\n"
+    "        for d in game.legal():\n"
+    "            for c in game.notation(d) + ' ':\n"
+    "                h = (h * 31 + ord(c)) %% 1000000007\n"
+    "        game.play(random_step(game, rng))\n"
+    "print(h)\n"
+)
+
+
+def test_the_picos_compiled_sniggle_moves_are_what_cpython_lists(flashed):
+    found, expected = on_the_pico_and_here(flashed[0], "sniggle", "fill_moves", SNIGGLE_MOVES)
+    assert found == expected  # the Pico lists the moves (and finds their spaces) compiled to machine code
+
+
 # the search's rating of every player (the next throw's risk too) at every state of a few Sniggle games, folded
 SNIGGLE_RATINGS = (
     "import json\nfrom rules import players, sniggle\nfrom rules.playout import Rng, random_step\n"

@@ -267,9 +267,9 @@ def _die_on_offer(ctl):
     picked = ctl.picked
     if not ctl.choice or picked is None or not ctl.faces.leds:
         return
-    decision = picked[1]
-    if len(decision) > 2 and isinstance(decision[2], int) and 1 <= decision[2] <= 6:
-        ctl.faces.show(0, decision[2], C.WHITE)
+    die = ctl.game.die_of(picked[1])
+    if die:
+        ctl.faces.show(0, die, C.WHITE)
         ctl.faces.clear(1)
 
 

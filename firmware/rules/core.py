@@ -173,6 +173,10 @@ class Game:
         decisions are given another way: a wheel turned, a button pressed."""
         return ()
 
+    def die_of(self, step):
+        """The die a decision plays (1-6), or 0 when it plays none."""
+        return 0
+
     @classmethod
     def _fresh(cls, board, data):
         """The start of every ``load``: a new game with the save's players and

@@ -256,6 +256,9 @@ class Detour(Game):
                 owner[self.pos[p]] = p // self.per
         return owner
 
+    def die_of(self, step):
+        return step[2] if step[0] == "m" else 0
+
     def moves(self):
         out = []
         for d in self.legal():
