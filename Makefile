@@ -51,13 +51,13 @@ check: $(VENV)/.installed ## the quick loop while changing code: the rules and a
 given = $(filter command line environment,$(origin $(1)))
 
 play: $(VENV)/.installed ## play on a simulated board in the terminal: the real controller, you at the keys (GAME=, PLAYERS=, SEATS=human,search, OPTIONS=, SPEED=, RECORD=, PLAIN=1)
-	$(PY) -m host.sim $(if $(call given,GAME),--game $(GAME)) $(if $(call given,PLAYERS),--players $(PLAYERS)) $(if $(call given,SEATS),--seats $(SEATS)) $(foreach o,$(OPTIONS),--option $(o)) $(if $(SPEED),--speed $(SPEED)) $(if $(RECORD),--record $(RECORD)) $(if $(PLAIN),--plain)
+	$(PY) -m host.sim.terminal $(if $(call given,GAME),--game $(GAME)) $(if $(call given,PLAYERS),--players $(PLAYERS)) $(if $(call given,SEATS),--seats $(SEATS)) $(foreach o,$(OPTIONS),--option $(o)) $(if $(SPEED),--speed $(SPEED)) $(if $(RECORD),--record $(RECORD)) $(if $(PLAIN),--plain)
 
 watch: $(VENV)/.installed ## watch computer players play a game on the simulated board in the terminal (GAME=, SEED=, PLAYERS=, SEATS=, OPTIONS=, SPEED=, RECORD=, PLAIN=1)
-	$(PY) -m host.sim --auto --game $(GAME) --seed $(SEED) --players $(PLAYERS) --seats $(SEATS) $(foreach o,$(OPTIONS),--option $(o)) $(if $(SPEED),--speed $(SPEED)) $(if $(RECORD),--record $(RECORD)) $(if $(PLAIN),--plain)
+	$(PY) -m host.sim.terminal --auto --game $(GAME) --seed $(SEED) --players $(PLAYERS) --seats $(SEATS) $(foreach o,$(OPTIONS),--option $(o)) $(if $(SPEED),--speed $(SPEED)) $(if $(RECORD),--record $(RECORD)) $(if $(PLAIN),--plain)
 
 sim: $(VENV)/.installed ## the board in a browser: open the address it prints (PORT=8000)
-	$(PY) -m host.web --port $(or $(PORT),8000)
+	$(PY) -m host.sim.web --port $(or $(PORT),8000)
 
 replay: $(VENV)/.installed ## replay a game record, each step in words and the board as it ends: make replay FILE=game.jsonl
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=game.jsonl" >&2; exit 2; }

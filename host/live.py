@@ -10,7 +10,7 @@ lines as the board sends them and the last frame; when the port fails (the
 cable pulled) or the board falls silent (a reset), it says so, opens the
 port again until it answers, and asks for the record from the last line it
 has; until a board answers, and after it went away, the page says why in
-words of ours. ``LiveSession`` is what host/web/server.py serves for it:
+words of ours. ``LiveSession`` is what host/sim/web/server.py serves for it:
 the page of ``make sim`` in its read-only live mode, for any number of
 browsers. The page shows the board from the frames the Pico sent; whose
 turn it is and the record's sentences come from replaying the record here.
@@ -28,9 +28,9 @@ from app.keeper import VERSION
 from hal import storage
 from hal.pixels import BLUE_MA, GREEN_MA, IDLE_MA, RED_MA
 from host.boardfile import read_board
-from host.screen import wire_colours
-from host.web import layout
-from host.web.session import Session, _shown
+from host.sim.screen import wire_colours
+from host.sim.web import layout
+from host.sim.web.session import Session, _shown
 from rules.core import OVER, PHASE_NAMES, POPOFF, RulesError
 from rules.record import RecordError, apply, replay, start
 
@@ -321,7 +321,7 @@ def _open(port):
 # ---- the page's session ------------------------------------------------------------------
 
 class LiveSession:
-    """The board on the USB port as host/web/server.py serves a session: the
+    """The board on the USB port as host/sim/web/server.py serves a session: the
     same news (board, record, state, frame), nothing the page may change."""
 
     listeners = 0
@@ -404,7 +404,7 @@ class LiveSession:
                 return
             told = lines[:1]
         game = self._story_game
-        view = __import__("host.views." + game.name, None, None, ("say",))
+        view = __import__("host.sim.views." + game.name, None, None, ("say",))
         for number in range(len(told), len(lines)):
             who = -1 if game.phase == POPOFF else game.actor
             try:
@@ -516,7 +516,7 @@ def pull(port, out, wait_s=30.0, opener=None):
 
 
 def main(argv=None):
-    from host.web.server import serve
+    from host.sim.web.server import serve
 
     parser = argparse.ArgumentParser(prog="python -m host.live", description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", help="the Pico's serial port (default: found by itself)")

@@ -17,7 +17,7 @@ from host.boardfile import read_board
 from host.fuzz.pull import Board
 import host.live
 from host.live import Follow, LiveSession
-from host.screen import wire_colours
+from host.sim.screen import wire_colours
 from rules.games import new_game
 from rules.record import header
 
@@ -271,7 +271,7 @@ def test_the_board_is_told_when_the_pc_stops_following():
 
 
 def test_make_live_unsubscribes_when_it_stops(monkeypatch):
-    import host.web.server
+    import host.sim.web.server
 
     port = Recording(board(hello(4), [HEADER] + STEPS))
 
@@ -289,7 +289,7 @@ def test_make_live_unsubscribes_when_it_stops(monkeypatch):
         return 0
 
     monkeypatch.setattr(host.live, "_open", lambda port_name: port)
-    monkeypatch.setattr(host.web.server, "serve", serve)
+    monkeypatch.setattr(host.sim.web.server, "serve", serve)
     assert host.live.main([]) == 0 and port.written.endswith(b"~unsub\n")
 
 

@@ -14,9 +14,9 @@ import pytest
 import serial
 
 from host.live import Follow, LiveSession, pull
-from host.screen import wire_colours
+from host.sim.screen import wire_colours
 from host.vpico import VirtualPico
-from host.web.server import make_server
+from host.sim.web.server import make_server
 from app.keeper import SAVES, Keeper
 from hal.buttons import LONG_MS
 from rules.core import PHASE_NAMES

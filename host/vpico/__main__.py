@@ -88,9 +88,8 @@ def relay(master, node, parent=None, every=None, share=None):
 def lights(board, wire):
     """The board's spaces, and its other pixels in a row below, in the colours
     the pixels show (``wire``: the bytes the chain latched), as lines of text."""
-    from host.screen import wire_colours
-    from host.sim import ansi
-    from host.views import find
+    from host.sim.screen import ansi, wire_colours
+    from host.sim.views import find
     from rules.games import new_game
 
     colours = wire_colours(wire)

@@ -8,7 +8,7 @@ act: each becomes what a hand does to the emulated board's parts, through
 the control socket of host/vpico/main.mjs (a die button that bounces, a
 piece lifted off or set onto a reed of the 74HC165 chain, a wheel clicked
 through its Gray code, a counter through a pocket's beam). What stands on
-the table is ``host.web.session.Table``'s, as in ``make sim``.
+the table is ``host.sim.web.session.Table``'s, as in ``make sim``.
 
 The Pico has one USB serial port, and mpremote, ``make flash PORT=`` and
 ``make repl`` reach it through the pseudo-terminal as before. ``Share``
@@ -26,7 +26,7 @@ import time
 
 from host.live import Follow, LiveSession
 from host.vpico import request
-from host.web.session import CLICK_MS, Table, _shown
+from host.sim.web.session import CLICK_MS, Table, _shown
 
 QUIET_S = 2.0  # the port's program (mpremote, make repl) keeps the Pico until it has been quiet this long
 LOOK_S = 0.2  # how often the Pico's starts are counted
@@ -260,7 +260,7 @@ class Page:
     emulator runs, ``close()`` when it stops."""
 
     def __init__(self, host, port, control):
-        from host.web.server import make_server
+        from host.sim.web.server import make_server
 
         self.server = make_server(host, port)  # (OSError: the port is taken)
         ours, self.sock = socket.socketpair()

@@ -27,7 +27,7 @@ open at once, and one more ends the oldest (a page that is still there
 opens it again), so the streams never take the threads requests need.
 
 ``make_server(port=0)`` gives a server to run in a thread (the tests do);
-``python -m host.web`` runs one until Ctrl-C or SIGTERM.
+``python -m host.sim.web`` runs one until Ctrl-C or SIGTERM.
 """
 
 import io
@@ -43,7 +43,7 @@ import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from host.web import layout, session
+from host.sim.web import layout, session
 from rules.core import RulesError
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")

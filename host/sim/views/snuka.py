@@ -6,7 +6,7 @@ when that counter is on), `^` when the counter must be put back there, `.`
 when it is down. Reds are alike, so the first red spots show how many are left.
 """
 
-from host import views
+from host.sim import views
 from rules.snuka import ANY, COLOURS, LETTERS, RED, UP
 
 

@@ -1,6 +1,6 @@
 """Sniggle in the terminal: the board as text and each event as a sentence."""
 
-from host import views
+from host.sim import views
 
 _COLOUR = ".rbgy"  # a white space, then the safe spaces of each colour
 _NAMES = ("red", "blue", "green", "yellow")

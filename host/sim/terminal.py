@@ -3,7 +3,7 @@
 colours its pixels send. Type what a player's hands do: press the die
 buttons, lift and put pieces, turn the Detour wheels (``help`` lists it).
 
-    python -m host.sim [--game NAME] [--players N] [--option NAME=VALUE]...
+    python -m host.sim.terminal [--game NAME] [--players N] [--option NAME=VALUE]...
                        [--seats KIND,...] [--record FILE] [--plain] [--buttons]
 
 Without --game it asks which game, how many players, which options, who
@@ -18,7 +18,7 @@ Computer seats act at ``--speed``: a frame after every step, then a pause
 frame after every step (``--seed`` or ``--quiet`` imply it); the same seed
 plays the same game:
 
-    python -m host.sim --auto [--game NAME] [--seed N] [--players N]
+    python -m host.sim.terminal --auto [--game NAME] [--seed N] [--players N]
                        [--seats KIND,...] [--option NAME=VALUE]...
                        [--speed SPEED] [--record FILE] [--quiet]
 """
@@ -31,10 +31,10 @@ import sys
 import time
 
 from hal.simulated import Rig
-from host import views
+from host.sim import views
 from host.boardfile import read_board
-from host.screen import screen_colours
-from host.web.session import DEFAULT_SPEED, SPEEDS
+from host.sim.screen import ansi, screen_colours
+from host.sim.web.session import DEFAULT_SPEED, SPEEDS
 from rules.core import DECIDE, PHASE_NAMES, POPOFF, WHEEL, RulesError
 from rules.games import GAMES, find_game, new_game
 from rules.players import PLAYERS
@@ -94,7 +94,7 @@ def option(text):
 
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(prog="python -m host.sim", description="Play a game on a simulated board.")
+    parser = argparse.ArgumentParser(prog="python -m host.sim.terminal", description="Play a game on a simulated board.")
     parser.add_argument("--game", choices=GAMES, help="which game (without it: ask)")
     parser.add_argument("--players", type=int, help="how many players (default 2)")
     parser.add_argument("--seats", metavar="KIND,...",
@@ -348,7 +348,7 @@ class Table:
         self.sensors = sensors  # False: button mode, nothing the hands put down is read
         self.seats = seats  # per player: None for a person, else a rules.players player
         self.colour = colour
-        self.speed = speed  # host.web.session.SPEEDS: the pause after each computer step
+        self.speed = speed  # host.sim.web.session.SPEEDS: the pause after each computer step
         self.asked = False  # at speed step: a person asked for the computers' next step
         self.pressed = False  # a computer pressed in a pop-off: a person presses back
         self.hand = []  # the spaces the pieces in the person's hand were lifted from
@@ -768,13 +768,6 @@ class Table:
 def sticks(mask):
     from rules.mehen import VALUE, sticks_text
     return "%s: %d" % (sticks_text(mask), VALUE[mask])
-
-
-def ansi(colour, text):
-    """``text`` on a 24-bit background of ``colour``, in black or white, whichever reads."""
-    r, g, b = colour
-    ink = "0;0;0" if 299 * r + 587 * g + 114 * b > 128000 else "235;235;235"
-    return "\x1b[48;2;%d;%d;%d;38;2;%sm%s\x1b[0m" % (r, g, b, ink, text)
 
 
 # -- watching computer players ---------------------------------------------------------

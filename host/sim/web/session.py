@@ -16,7 +16,7 @@ session's speed says (``SPEEDS``), or, at speed ``step``, only when asked
 as the PC can.
 
 What the page shows of the lights is the pixel port's last frame through
-``host.screen.screen_colours``; nothing about the game is worked out twice.
+``host.sim.screen.screen_colours``; nothing about the game is worked out twice.
 """
 
 import json
@@ -32,9 +32,9 @@ from hal.sensors import LIFT_MS
 from hal.simulated import Rig
 from hal.ticks import diff
 from host.boardfile import read_board
-from host import views
-from host.screen import screen_colours
-from host.web import layout
+from host.sim import views
+from host.sim.screen import screen_colours
+from host.sim.web import layout
 from rules.core import DECIDE, LION, OVER, PHASE_NAMES, POPOFF, ROLL, WHEEL, RulesError
 from rules.games import find_game, new_game
 from rules.players import PLAYERS
@@ -591,7 +591,7 @@ class Session(Table):
             self._story_head = lines[0]
             self._story_game = start(lines[0], read_board)
             self.story = []
-        view = __import__("host.views." + self._game.name, None, None, ("say",))
+        view = __import__("host.sim.views." + self._game.name, None, None, ("say",))
         game = self._story_game
         for number in range(len(self.story) + 1, len(lines)):
             who = -1 if game.phase == POPOFF else game.actor
@@ -660,7 +660,7 @@ class Session(Table):
         """A decision offered on the buttons, and what it would do."""
         game = self.rig.ctl.game.copy()
         text = game.notation(decision)
-        view = __import__("host.views." + game.name, None, None, ("say",))
+        view = __import__("host.sim.views." + game.name, None, None, ("say",))
         try:
             says = [view.say(game, e) for e in game.play(decision) if e[0] != "turn"]
         except RulesError:

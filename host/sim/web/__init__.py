@@ -1,4 +1,4 @@
-"""The board in a browser: ``python -m host.web`` (``make sim``).
+"""The board in a browser: ``python -m host.sim.web`` (``make sim``).
 
 The firmware's controller runs here on a simulated board (``hal.simulated``)
 with a clock that follows real time; the page only draws what it is sent and

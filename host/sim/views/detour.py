@@ -1,6 +1,6 @@
 """Detour in the terminal: the board as text and each event as a sentence."""
 
-from host import views
+from host.sim import views
 from rules.detour import KINDS
 
 _ARROWS = "^>v<"

@@ -1,16 +1,16 @@
 """make sim: the board in a browser.
 
-    python -m host.web [--port N] [--host ADDRESS] [--timeout S]
+    python -m host.sim.web [--port N] [--host ADDRESS] [--timeout S]
 """
 
 import argparse
 import sys
 
-from host.web.server import TIMEOUT_S, serve
+from host.sim.web.server import TIMEOUT_S, serve
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m host.web", description="The board in a browser.")
+    parser = argparse.ArgumentParser(prog="python -m host.sim.web", description="The board in a browser.")
     parser.add_argument("--port", type=int, default=8000, help="the port to listen on (default 8000; 0 picks a free one)")
     parser.add_argument("--timeout", type=float, default=TIMEOUT_S,
                         help="seconds a connection may take to send a request (default %d)" % TIMEOUT_S)

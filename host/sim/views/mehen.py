@@ -1,7 +1,7 @@
 """Mehen in the terminal: the spiral as text, where every piece is, and each
 event as a sentence."""
 
-from host import views
+from host.sim import views
 from rules.mehen import MARBLES, sticks_text
 
 _WIDTH = 3  # characters per square

@@ -9,7 +9,7 @@ game) says:
     say(game, event)  one event as a sentence
 
 ``draw(game)`` puts them together as plain text; the terminal simulator
-(``host.sim``) lays out the same spaces and paints each in its pixel's colour.
+(``host.sim.terminal``) lays out the same spaces and paints each in its pixel's colour.
 """
 
 import importlib
@@ -19,7 +19,7 @@ TITLES = {"detour": "Detour", "sniggle": "Sniggle", "mehen": "Mehen", "snuka": "
 
 def find(name):
     """The view module of game ``name``."""
-    return importlib.import_module("host.views." + name)
+    return importlib.import_module("host.sim.views." + name)
 
 
 def picture(game, paint=None):
