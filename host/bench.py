@@ -31,8 +31,8 @@ from app.controller import HINT_MS
 from app.device import LOOP_MS
 from host import BOARDS, FIRMWARE, ROOT, bench_pico, strength
 from host.bench_position import SEEDS, worst_position
-from host.build import build
-from host.vpico import UF2_NAME
+from host.pico.build import build
+from host.pico.vpico import UF2_NAME
 from rules.games import GAMES
 
 HOST = os.path.join(ROOT, "host")
@@ -52,7 +52,7 @@ STRENGTH_GAMES = 400  # the hint's search against the greedy player, per game
 
 
 def pack_firmware(lib, name):
-    """The firmware as it goes onto the Pico (``host.build``: .mpy for the
+    """The firmware as it goes onto the Pico (``host.pico.build``: .mpy for the
     RP2040), its .mpy files as one JSON file in ``lib``: device path -> hex.
     Bytecode .mpy files load on any port, the WebAssembly one too."""
     with tempfile.TemporaryDirectory() as out:
@@ -271,7 +271,7 @@ def main(argv=None):
         print("  ".join(str(cell).ljust(w) for cell, w in zip(row[:5], widths)) + "  " + verdict)
     print("times on CPython and WebAssembly are medians of 7 samples; WebAssembly is MicroPython's port under node,"
           " whose clock ticks in whole ms (short actions are timed in batches). Pico is the emulated one"
-          " (host/vpico: the stock MicroPython rp2 firmware %s on an RP2040 at 125 MHz, its flash read through"
+          " (host/pico/vpico: the stock MicroPython rp2 firmware %s on an RP2040 at 125 MHz, its flash read through"
           " the XIP cache, a miss waiting on the QSPI transfer, erases and programs at the datasheet's typical"
           " times unless a row says otherwise): its clock counts cycles, so one sample is taken and the figure is"
           " the same at every run" % UF2_NAME)
@@ -284,7 +284,7 @@ def main(argv=None):
         print("  %s (%s): random game seed %d after %d steps, %s: %d decisions; save %s"
               % (name, setup, p["seed"], p["step"], what, p["decisions"], json.dumps(p["save"], separators=(",", ":"))))
     some = heaps[GAMES[0]]
-    print("heap in use (WebAssembly): the firmware as the Pico loads it, the .mpy files of host/build.py (bytecode,"
+    print("heap in use (WebAssembly): the firmware as the Pico loads it, the .mpy files of host/pico/build.py (bytecode,"
           " which this port loads as the Pico does)%s: %s, the rules core and the game, what they import, its board"
           " and a finished random game (2 players, stepped through game.play() by the bench script), after"
           " gc.collect() in a fresh interpreter, less the %d bytes it held before (the interpreter and the bench"

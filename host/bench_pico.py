@@ -1,11 +1,11 @@
 """The Pico column of ``make bench``: the firmware as a Pico runs it, on the
-virtual Pico of host/vpico (the stock MicroPython 1.28 rp2 firmware on an
+virtual Pico of host/pico/vpico (the stock MicroPython 1.28 rp2 firmware on an
 emulated RP2040 at 125 MHz, the board's parts around it).
 
     python -m host.bench_pico [GAME...]     the figures as JSON
 
 Every board gets virtual Picos of its own, booted from a flash image of the
-build for that board (host/build.py: the .mpy files, main.py, config.json
+build for that board (host/pico/build.py: the .mpy files, main.py, config.json
 naming the board) with the bench's device code beside it (host/bench_board.py,
 host/bench_device.py and Adafruit's adafruit_pixelbuf.py, compiled as the
 build is) and the worst positions (host/bench_position.py). The emulated clock
@@ -67,9 +67,9 @@ from pathlib import Path
 from host import ROOT
 from host.bench_position import worst_position
 from host.boardfile import read_board
-from host.build import MANIFEST, _compile, build
-from host.live import PING_S
-from host.vpico import VirtualPico, flash
+from host.pico.build import MANIFEST, _compile, build
+from host.pico.live import PING_S
+from host.pico.vpico import VirtualPico, flash
 from rules.games import GAMES, find_game
 
 HOST = Path(ROOT) / "host"

@@ -133,7 +133,7 @@ def test_sim_seats_computer_players_and_their_game_replays(tmp_path):
 
 
 def test_vpico_without_node_says_what_to_install_in_one_line(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "host.vpico"], cwd=ROOT, capture_output=True, text=True,
+    result = subprocess.run([sys.executable, "-m", "host.pico.vpico"], cwd=ROOT, capture_output=True, text=True,
                             timeout=60, env={"PATH": str(tmp_path)})  # a PATH without node
     assert result.returncode == 1
     assert result.stderr == ("make vpico needs node (Node.js 20): install it (Debian: apt install nodejs npm), "

@@ -70,7 +70,7 @@ class SimServer(ThreadingHTTPServer):
         self.arrived = {}  # connection -> its request's bytes, read by the gate
         self.streams = []  # the event streams open, the oldest first
         self.lock = threading.Lock()  # guards arrived, streams and sessions
-        self.live = None  # the board followed over USB (host.live), which every page shows
+        self.live = None  # the board followed over USB (host.pico.live), which every page shows
         self.gate = None  # (a port that cannot be had closes the server before its gate opens)
         super().__init__(address, Handler)
         self.gate = Gate(self)
@@ -148,7 +148,7 @@ class SimServer(ThreadingHTTPServer):
         return made
 
     def follow_live(self, live):
-        """Serve ``live`` (host.live.LiveSession) as the board a page opens: GET /api/live names it."""
+        """Serve ``live`` (host.pico.live.LiveSession) as the board a page opens: GET /api/live names it."""
         with self.lock:
             self.live = live
             self.sessions[live.id] = live

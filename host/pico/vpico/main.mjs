@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // The virtual Pico: the stock MicroPython firmware on an emulated RP2040
 // (machine.mjs) on the board of parts.mjs / board.mjs. Its USB serial port is
-// this process's stdin and stdout (host/vpico/__init__.py puts a
+// this process's stdin and stdout (host/pico/vpico/__init__.py puts a
 // pseudo-terminal on them for mpremote); a control socket lets tests and
 // tools act on the board and read what the pixels showed.
 //
-//   node host/vpico/main.mjs --rom ROM --uf2 UF2 --fs IMAGE --pins PINS_JSON --board BOARD_JSON
+//   node host/pico/vpico/main.mjs --rom ROM --uf2 UF2 --fs IMAGE --pins PINS_JSON --board BOARD_JSON
 //        --control SOCKET [--flash-times typical|max] [--swap-chips J,K]
 //
 // IMAGE is the filesystem part of the flash (created blank if missing; the
@@ -48,7 +48,7 @@ import { Board } from "./board.mjs";
 import { FS_BYTES, Pico, uf2Image } from "./machine.mjs";
 import { transferCycles } from "./xip.mjs";
 
-const USAGE = "usage: node host/vpico/main.mjs --rom ROM --uf2 UF2 --fs IMAGE --pins PINS_JSON --board BOARD_JSON --control SOCKET [--flash-times typical|max] [--swap-chips J,K]";
+const USAGE = "usage: node host/pico/vpico/main.mjs --rom ROM --uf2 UF2 --fs IMAGE --pins PINS_JSON --board BOARD_JSON --control SOCKET [--flash-times typical|max] [--swap-chips J,K]";
 const CHUNK_CYCLES = 1e6; // between two looks at the socket and the serial input: 8 ms of the Pico's time
 const SAVE_AFTER_MS = 500;
 const CATCH_UP_NS = 20e6; // how far the Pico's clock may lag before the lag is forgotten // wall time after the last flash write before the image is written back

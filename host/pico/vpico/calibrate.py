@@ -2,9 +2,9 @@
 programs on two builds of v1.28.0 for RPI_PICO, in the emulated Pico with its
 XIP cache, against what upstream measured on a real RP2040.
 
-    python -m host.vpico.calibrate --sram UF2 --mpy-dir DIR [--plain UF2] [--n 100] [--m 100]
+    python -m host.pico.vpico.calibrate --sram UF2 --mpy-dir DIR [--plain UF2] [--n 100] [--m 100]
                                    [--record FILE] [--profile BENCH --map MAP]
-    python -m host.vpico.calibrate --from-record FILE
+    python -m host.pico.vpico.calibrate --from-record FILE
 
 ``--plain`` is v1.28.0 as released (default: the stock UF2 the emulated Pico
 runs, PICO_UF2); ``--sram`` the same source with the linker change of
@@ -31,8 +31,8 @@ import tempfile
 from bisect import bisect_right
 from pathlib import Path
 
-from host.vpico import HERE, MissingPicoFiles, pico_files
-from host.vpico import flash
+from host.pico.vpico import HERE, MissingPicoFiles, pico_files
+from host.pico.vpico import flash
 
 # micropython#19370, "Pico W (RP2040, 125 MHz, average of 5)": each benchmark's
 # gain from running vm.c, gc.c and parse.c from SRAM, in percent; mean +13.5 %
@@ -182,7 +182,7 @@ def times(record, build):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m host.vpico.calibrate", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m host.pico.vpico.calibrate", description=__doc__.split("\n\n")[0])
     ap.add_argument("--plain", default=os.environ.get("PLAIN_UF2"), help="v1.28.0 as released (default: PICO_UF2)")
     ap.add_argument("--sram", default=os.environ.get("SRAM_UF2"), help="v1.28.0 with vm.c, gc.c, parse.c in SRAM")
     ap.add_argument("--mpy-dir", default=os.environ.get("MPY_DIR"), help="the MicroPython v1.28.0 source tree")

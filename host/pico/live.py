@@ -1,8 +1,8 @@
 """make live: the physical board in a browser, followed over USB; make pull:
 its record and save copied to the PC.
 
-    python -m host.live [--port /dev/ttyACM0] [--web-port 8000]
-    python -m host.live --pull [--port ...] [--out DIR]
+    python -m host.pico.live [--port /dev/ttyACM0] [--web-port 8000]
+    python -m host.pico.live --pull [--port ...] [--out DIR]
 
 The Pico answers the line protocol of hardware/usb-protocol.md. ``Follow``
 keeps a connection to it in a thread: it subscribes, keeps the record's
@@ -307,7 +307,7 @@ def _open(port):
     import serial
     from serial.tools import list_ports
 
-    from host.build import PICO_VID
+    from host.pico.build import PICO_VID
 
     if not port:
         picos = [p.device for p in list_ports.comports() if p.vid == PICO_VID]
@@ -518,7 +518,7 @@ def pull(port, out, wait_s=30.0, opener=None):
 def main(argv=None):
     from host.sim.web.server import serve
 
-    parser = argparse.ArgumentParser(prog="python -m host.live", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m host.pico.live", description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", help="the Pico's serial port (default: found by itself)")
     parser.add_argument("--web-port", type=int, default=8000, help="the page's port (default 8000)")
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: this PC only)")

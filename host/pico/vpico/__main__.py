@@ -18,7 +18,7 @@ import tempfile
 import tty
 from pathlib import Path
 
-from host.vpico import HERE, ROOT, MissingPicoFiles, pico_files, request
+from host.pico.vpico import HERE, ROOT, MissingPicoFiles, pico_files, request
 
 DEFAULT_IMAGE = ROOT / ".vpico" / "fs.bin"
 # output kept while nobody reads the serial port; beyond it the oldest is dropped
@@ -29,7 +29,7 @@ VIEW_S = 0.5  # the board's lights are drawn again this often
 def relay(master, node, parent=None, every=None, share=None):
     """Copy bytes between the pseudo-terminal and the emulator until it ends
     (or ``parent``, a pipe from the process that started us, closes);
-    ``every()`` is called about twice a second. ``share`` (host.vpico.page.Share)
+    ``every()`` is called about twice a second. ``share`` (host.pico.vpico.page.Share)
     lets the page's link use the same USB port."""
     sel = selectors.DefaultSelector()
     sel.register(node.stdout, selectors.EVENT_READ)
@@ -139,7 +139,7 @@ def serve(args):
         raise SystemExit("error: no board %r (known: %s)" % (args.board, known))
     page = None
     if args.web_port is not None:
-        from host.vpico.page import Page
+        from host.pico.vpico.page import Page
 
         try:
             page = Page("127.0.0.1", args.web_port, str(args.control))
@@ -187,7 +187,7 @@ def serve(args):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m host.vpico", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m host.pico.vpico", description=__doc__.split("\n\n")[0])
     parser.add_argument("--fs", type=Path, default=DEFAULT_IMAGE, help="the Pico's filesystem image (default %(default)s)")
     parser.add_argument("--board", default=None, help="the board around the Pico (default: build/config.json's, else detour)")
     parser.add_argument("--pins", type=Path, default=ROOT / "hardware" / "pins.json", help="how the board is wired")

@@ -3,9 +3,9 @@ clicks (``make vpico``).
 
 The page is ``make live``'s: the lights are the frames the Pico sent over its
 USB link, and the record and whose turn it is come from the Pico's own
-record (``host.live.Follow``, ``LiveSession``). What differs is that clicks
+record (``host.pico.live.Follow``, ``LiveSession``). What differs is that clicks
 act: each becomes what a hand does to the emulated board's parts, through
-the control socket of host/vpico/main.mjs (a die button that bounces, a
+the control socket of host/pico/vpico/main.mjs (a die button that bounces, a
 piece lifted off or set onto a reed of the 74HC165 chain, a wheel clicked
 through its Gray code, a counter through a pocket's beam). What stands on
 the table is ``host.sim.web.session.Table``'s, as in ``make sim``.
@@ -24,8 +24,8 @@ import socket
 import threading
 import time
 
-from host.live import Follow, LiveSession
-from host.vpico import request
+from host.pico.live import Follow, LiveSession
+from host.pico.vpico import request
 from host.sim.web.session import CLICK_MS, Table, _shown
 
 QUIET_S = 2.0  # the port's program (mpremote, make repl) keeps the Pico until it has been quiet this long

@@ -1,9 +1,9 @@
 """Build the firmware for the Pico and put it on one.
 
-    python -m host.build [--board NAME] [--led-ma MA]   build/ as the Pico's filesystem
-    python -m host.build flash [--port P] [--fresh]
-    python -m host.build repl [--port P]
-    python -m host.build bringup [--port P] [--step-ms MS]
+    python -m host.pico.build [--board NAME] [--led-ma MA]   build/ as the Pico's filesystem
+    python -m host.pico.build flash [--port P] [--fresh]
+    python -m host.pico.build repl [--port P]
+    python -m host.pico.build bringup [--port P] [--step-ms MS]
 
 ``build/`` holds exactly what goes onto the Pico, in the device's layout:
 ``firmware/``'s contents at the root (but ``hal/simulated.py``, which is for
@@ -41,13 +41,13 @@ from pathlib import Path
 from app import startup
 from hal.pixels import DEFAULT_BUDGET_MA
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
 SOURCE_ONLY = ("main.py", "boot.py")  # MicroPython runs these only as .py
 PC_ONLY = ("hal/simulated.py",)  # the simulated board: for the simulators and tests, not the Pico
 MANIFEST = "package.json"
 FLASHED = ".flashed"  # on the Pico: every other file the last flash put there, one a line
-OLDEST = (1, 28)  # the oldest MicroPython the firmware is shown to run on: the emulated Pico's (host/vpico)
+OLDEST = (1, 28)  # the oldest MicroPython the firmware is shown to run on: the emulated Pico's (host/pico/vpico)
 # what the firmware starts with when firmware/ has no config.json of its own
 DEFAULT_CONFIG = {
     "board": "detour",
@@ -367,7 +367,7 @@ def bringup(port, step_ms):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m host.build", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m host.pico.build", description=__doc__.split("\n\n")[0])
     parser.add_argument("action", nargs="?", choices=("build", "flash", "repl", "bringup"), default="build")
     parser.add_argument("--board", help="the board config.json names (default: firmware/config.json's, else %s)"
                         % DEFAULT_CONFIG["board"])

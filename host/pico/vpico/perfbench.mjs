@@ -4,9 +4,9 @@
 // prints, as one JSON line, what the Pico printed until its next prompt, the
 // emulated time that took and the XIP cache's counts over it. With --profile,
 // also the flash addresses whose reads missed the cache, and how often.
-// host/vpico/calibrate.py runs MicroPython's perfbench programs with it.
+// host/pico/vpico/calibrate.py runs MicroPython's perfbench programs with it.
 //
-//   node host/vpico/perfbench.mjs --rom ROM --uf2 UF2 --fs IMAGE --module NAME [--profile] [--limit-s S]
+//   node host/pico/vpico/perfbench.mjs --rom ROM --uf2 UF2 --fs IMAGE --module NAME [--profile] [--limit-s S]
 //
 // The emulator runs as fast as it can (no wall clock): the figures are the
 // same on every run and every machine.
@@ -14,7 +14,7 @@
 import fs from "node:fs";
 import { FS_BYTES, Pico, uf2Image } from "./machine.mjs";
 
-const USAGE = "usage: node host/vpico/perfbench.mjs --rom ROM --uf2 UF2 --fs IMAGE --module NAME [--profile] [--limit-s S]";
+const USAGE = "usage: node host/pico/vpico/perfbench.mjs --rom ROM --uf2 UF2 --fs IMAGE --module NAME [--profile] [--limit-s S]";
 const PROMPT = "\r\n>>> ";
 const STEP_NS = 1e6;
 const BOOT_LIMIT_NS = 10e9; // a REPL later than this: the firmware did not start

@@ -2,11 +2,11 @@
 on an emulated RP2040, on an emulated board, behind a pseudo-terminal that
 stock mpremote talks to as to a real Pico.
 
-    python -m host.vpico [--fs IMAGE] [--board NAME] [--web-port PORT]
+    python -m host.pico.vpico [--fs IMAGE] [--board NAME] [--web-port PORT]
 
 The emulator (``rp2040js``, node) runs the same UF2 a maker puts on a Pico
 (MicroPython v1.28.0, ``RPI_PICO``) from its own boot ROM; the parts around
-it (host/vpico/parts.mjs) follow their datasheets and hardware/README.md.
+it (host/pico/vpico/parts.mjs) follow their datasheets and hardware/README.md.
 ``pico_files()`` finds the UF2 and the ROM; ``VirtualPico`` runs one for
 tests and scripts; its filesystem is a littlefs image file (``flash.py``).
 
@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 HERE = Path(__file__).resolve().parent
 UF2_NAME = "RPI_PICO-v1.28.0.uf2"
 ROM_NAME = "rp2040-bootrom-b1.bin"
@@ -95,7 +95,7 @@ class VirtualPico:
         uf2, rom = pico_files()
         self._dir = tempfile.TemporaryDirectory(prefix="vpico-")
         self.control = os.path.join(self._dir.name, "control.sock")
-        command = [sys.executable, "-m", "host.vpico", "--fs", str(self.image), "--board", self.board,
+        command = [sys.executable, "-m", "host.pico.vpico", "--fs", str(self.image), "--board", self.board,
                    "--pins", str(self.pins), "--control", self.control, "--flash-times", self.flash_times,
                    "--with-parent"]
         if self.swap_chips:
@@ -143,7 +143,7 @@ class VirtualPico:
             self._dir = None
 
     def request(self, op, **args):
-        """One request on the control socket (host/vpico/main.mjs lists them); the answer."""
+        """One request on the control socket (host/pico/vpico/main.mjs lists them); the answer."""
         return request(self.control, op, **args)
 
     def status(self):
@@ -223,7 +223,7 @@ class VirtualPico:
 
     def files(self):
         """{path: bytes} of every file on the Pico now."""
-        from host.vpico.flash import read
+        from host.pico.vpico.flash import read
 
         self.request("save_fs")
         return read(self.image.read_bytes())
