@@ -76,7 +76,7 @@ fuzz: $(VENV)/.installed node_modules/.installed ## hostile files and requests, 
 	$(PY) -m host.fuzz $(if $(CASES),--cases $(CASES)) --seed $(SEED) $(if $(ONLY),--only $(ONLY))
 
 strength: $(VENV)/.installed ## the computer players against each other: win rates with 95% intervals (GAME=, GAMES=1000, NODES=300, PAIRS='search-greedy')
-	$(PY) -m host.strength $(if $(call given,GAME),$(foreach g,$(GAME),--game $(g))) $(if $(GAMES),--games $(GAMES)) $(if $(NODES),--nodes $(NODES)) $(foreach p,$(PAIRS),--pairing $(p))
+	$(PY) -m host.bench.strength $(if $(call given,GAME),$(foreach g,$(GAME),--game $(g))) $(if $(GAMES),--games $(GAMES)) $(if $(NODES),--nodes $(NODES)) $(foreach p,$(PAIRS),--pairing $(p))
 
 build: $(VENV)/.installed ## compile firmware/ for the Pico into build/, print the sizes (BOARD=detour picks the board, LED_MA=1800 the pixels' current budget)
 	$(PY) -m host.pico.build $(if $(BOARD),--board $(BOARD)) $(if $(LED_MA),--led-ma $(LED_MA))

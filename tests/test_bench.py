@@ -11,14 +11,15 @@ import json
 
 import pytest
 
-from host import bench, bench_pico
+from host import bench
+from host.bench import pico as bench_pico
 from host.boardfile import read_board
 from host.pico.vpico import MissingPicoFiles, VirtualPico, flash, pico_files
 from rules.games import GAMES, find_game
 
 
 def pico_figures(**changes):
-    """What host/bench_pico.py reports for every board: each figure within
+    """What host/bench/pico.py reports for every board: each figure within
     its budget, but ``changes`` (figure -> value, on every board; a figure
     of the loop, the game or the device figures by its own name)."""
     device = {"decide_us": 4000, "decisions": 5, "hint_us": 5000000, "hint_nodes": 300, "budget_us": 1400000,

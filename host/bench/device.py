@@ -1,12 +1,13 @@
 """Figures measured inside one interpreter, CPython or MicroPython; prints one
-JSON object on its last line. Run by ``host/bench.py`` on CPython and the
-WebAssembly port, and by ``host/bench_pico.py`` on the emulated Pico.
+JSON object on its last line. Run by the bench (``host.bench``) on CPython
+and, as bench_device.py, on the WebAssembly port, and by ``host.bench.pico``
+on the emulated Pico, where it is the module bench_device.
 
     bench_device.py BOARDS_DIR POSITIONS_JSON   every figure but the heap
     bench_device.py BOARDS_DIR --heap GAME MPY_JSON
                                                 the heap after a whole game of GAME
     bench_device.py BOARDS_DIR POSITIONS_JSON --pico GAME [--led]
-                                                on the Pico (host/bench_pico.py): the
+                                                on the Pico (host.bench.pico): the
                                                 figures of GAME (and the LED frame and
                                                 the polls), one sample each
 

@@ -1,6 +1,6 @@
 """Proof of strength: the computer players against each other, every game.
 
-    python -m host.strength [--games N] [--game NAME]... [--pairing A-B]... [--nodes N] [--jobs N]
+    python -m host.bench.strength [--games N] [--game NAME]... [--pairing A-B]... [--nodes N] [--jobs N]
 
 For each game, N games (default 1,000) are split over three pairings: search
 against random, search against greedy, greedy against random (or over the
@@ -94,7 +94,7 @@ def split(total, count=len(PAIRINGS)):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m host.strength", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m host.bench.strength", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games per game, over all pairings (default 1000)")
     parser.add_argument("--game", action="append", choices=GAMES, help="only this game (repeatable; default all)")
     parser.add_argument("--pairing", action="append", choices=["%s-%s" % pair for pair in PAIRINGS],

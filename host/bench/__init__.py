@@ -5,14 +5,15 @@ every game.
     python -m host.bench [--check]
 
 ``--check`` exits 1 when a figure is over its budget. The budgets apply
-to the Pico column (host/bench_pico.py measures it: minutes of
+to the Pico column (``pico`` measures it: minutes of
 emulated RP2040, two boards at a time, once the other two columns, timed on
 the clock, are measured on an idle machine); the WebAssembly column keeps
 one of its own (the decision listing). The strength of the hint the Pico
-can afford is played out on CPython with host/strength.py's games.
+can afford is played out on CPython with ``strength``'s games.
 
-The worst position of each game (host/bench_position.py) is found first, on
-CPython, and handed to every interpreter as a save.
+The worst position of each game (``position``) is found first, on CPython,
+and handed to every interpreter as a save. ``device`` measures inside each
+interpreter, ``board`` on the Pico's own pins.
 """
 
 import argparse
@@ -29,13 +30,15 @@ from pathlib import Path
 
 from app.controller import HINT_MS
 from app.device import LOOP_MS
-from host import BOARDS, FIRMWARE, ROOT, bench_pico, strength
-from host.bench_position import SEEDS, worst_position
+from host import BOARDS, FIRMWARE, ROOT
+from host.bench import pico as bench_pico, strength
+from host.bench.position import SEEDS, worst_position
 from host.pico.build import build
 from host.pico.vpico import UF2_NAME
 from rules.games import GAMES
 
-HOST = os.path.join(ROOT, "host")
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEVICE = "bench_device.py"  # device.py as the WebAssembly port runs it
 DECIDE_US = 2000  # on WebAssembly
 PLAYOUT_GOAL = 2000
 # README.md, Budgets: on the Pico
@@ -65,14 +68,14 @@ def pack_firmware(lib, name):
 
 def on_cpython(folder, positions):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([FIRMWARE, bench_pico.adafruit_source()]))
-    command = [sys.executable, os.path.join(HOST, "bench_device.py"), BOARDS, positions]
+    command = [sys.executable, os.path.join(HERE, "device.py"), BOARDS, positions]
     out = subprocess.run(command, capture_output=True, text=True, env=env, check=True).stdout
     return json.loads(out.splitlines()[-1])
 
 
 def on_micropython(lib, args):
-    command = ["node", os.path.join(HOST, "mpy_run.mjs"), "--path", FIRMWARE + "=/firmware",
-               "--path", BOARDS + "=/boards", "--path", lib + "=/lib", os.path.join(lib, "bench_device.py"),
+    command = ["node", os.path.join(ROOT, "host", "mpy_run.mjs"), "--path", FIRMWARE + "=/firmware",
+               "--path", BOARDS + "=/boards", "--path", lib + "=/lib", os.path.join(lib, DEVICE),
                "/boards"] + args
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     return json.loads(out.splitlines()[-1])
@@ -211,7 +214,7 @@ def game_rows(name, position, cpy, mpy, heap, pico, power):
 
 def strength_of(nodes, jobs=2):
     """{game: (score of the search player at ``nodes[game]`` nodes against
-    the greedy player, in half points; games)}, host/strength.py's games."""
+    the greedy player, in half points; games)}, ``strength``'s games."""
     tasks = []
     for name, n in nodes.items():
         for first in range(0, STRENGTH_GAMES, strength.CHUNK):
@@ -244,7 +247,7 @@ def main(argv=None):
     # WebAssembly figures came out up to four times as long from one run to the next
     with tempfile.TemporaryDirectory() as lib:
         shutil.copy(os.path.join(bench_pico.adafruit_source(), "adafruit_pixelbuf.py"), lib)
-        shutil.copy(os.path.join(HOST, "bench_device.py"), lib)
+        shutil.copy(os.path.join(HERE, "device.py"), os.path.join(lib, DEVICE))
         with open(os.path.join(lib, "positions.json"), "w") as f:
             json.dump(positions, f)
         with stage("CPython figures"):
@@ -301,7 +304,7 @@ def main(argv=None):
           " collection ends, the automatic ones inside a step (the hint's search, a save) included: the fewest is"
           " the figure, with the longest run of free blocks then. Between steps only: gc.mem_free() after"
           " gc.collect() after every step; the largest free block is mem_info()'s max free sz. The bench's own"
-          " code (host/bench_board.py, some 2.5 KB) is in that heap too, so a board has a little more"
+          " code (host/bench/board.py, some 2.5 KB) is in that heap too, so a board has a little more"
           % bench_pico.GAME_SEED)
     print("die press (CPython, WebAssembly): a loop stepped by a fake clock 1 ms at a time (hal Button, Tumble,"
           " Pixels) counts the ms from the press to the pass that sends a changed frame; the measured cost of that"
@@ -328,13 +331,10 @@ def main(argv=None):
     nodes = mpy[GAMES[0]]["hint_nodes"]
     print("hint: the search player with the controller's budgets (%d nodes, %d ms on the interpreter's clock) at the"
           " worst position, after the untimed %d-node pick above; on the board, the first hint asked in a whole game."
-          " Its strength: host/strength.py's games, 2 players, the search player at the nodes the Pico reaches"
+          " Its strength: host/bench/strength.py's games, 2 players, the search player at the nodes the Pico reaches"
           " against the greedy player, seats alternating; make strength plays it at 300 nodes"
           % (nodes, HINT_MS, nodes))
     print("playouts: whole random games from the start, 2 players, default options (the goal is not one of the README's"
           " budgets, so --check does not fail on it)")
     return 1 if args.check and over else 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,7 +1,7 @@
 """The worst position of each game, where ``make bench`` times a decision.
 
-It is found on CPython before anything is measured (host/bench.py,
-host/bench_pico.py): random games of the game's widest setups (most players,
+It is found on CPython before anything is measured (host/bench,
+host/bench/pico.py): random games of the game's widest setups (most players,
 most pieces, every option that adds decisions) are played with fixed seeds,
 every roll of every position that waits for one is tried, and the roll that
 leaves the most legal decisions wins (the first found, on a tie). A game

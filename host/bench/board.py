@@ -1,8 +1,9 @@
 """Figures of the controller main.py runs, on the Pico itself: started by
 ``app.device`` as at every power-on, its ports on the board's real pins.
-Run by host/bench_pico.py on the emulated Pico through mpremote, each call
-in a fresh interpreter (a soft reset before it), so that the heap holds
-what it holds after a power-on; kept small, as its own code is in it too::
+Run by host/bench/pico.py on the emulated Pico, where it is the module
+bench_board, through mpremote, each call in a fresh interpreter (a soft
+reset before it), so that the heap holds what it holds after a power-on;
+kept small, as its own code is in it too::
 
     import bench_board; bench_board.keep("/positions.json", "sniggle")
     import bench_board; bench_board.loop(1000)
@@ -11,7 +12,7 @@ what it holds after a power-on; kept small, as its own code is in it too::
 
 Each but ``link`` prints one JSON object on its last line.
 
-``keep`` saves the worst position of a game (host/bench.py finds it), after
+``keep`` saves the worst position of a game (host/bench finds it), after
 its roll, as the game main.py resumes. ``loop`` resumes it as main.py does
 and runs the loop of ``app.device.play`` (a tick, the pause); once the
 board agrees with the game it prints ``lift``, the host lifts the piece

@@ -2,13 +2,14 @@
 virtual Pico of host/pico/vpico (the stock MicroPython 1.28 rp2 firmware on an
 emulated RP2040 at 125 MHz, the board's parts around it).
 
-    python -m host.bench_pico [GAME...]     the figures as JSON
+    python -m host.bench.pico [GAME...]     the figures as JSON
 
 Every board gets virtual Picos of its own, booted from a flash image of the
 build for that board (host/pico/build.py: the .mpy files, main.py, config.json
-naming the board) with the bench's device code beside it (host/bench_board.py,
-host/bench_device.py and Adafruit's adafruit_pixelbuf.py, compiled as the
-build is) and the worst positions (host/bench_position.py). The emulated clock
+naming the board) with the bench's device code beside it (board.py and
+device.py of this folder, as bench_board and bench_device, and Adafruit's
+adafruit_pixelbuf.py, compiled as the build is) and the worst positions
+(position.py). The emulated clock
 counts cycles, so a figure comes out the same at every run. On each board:
 
 - boot: power on, and the first frame's latch (main.py starts a new game
@@ -42,7 +43,7 @@ counts cycles, so a figure comes out the same at every run. On each board:
   and program times.
 - then through mpremote, each in a fresh interpreter (a soft reset, so
   main.py does not run): the loop at the worst moment and a whole game on
-  the board's own pins (host/bench_board.py), and what host/bench_device.py
+  the board's own pins (bench_board), and what bench_device
   measures on every interpreter (``--pico``: one sample each).
 - last, what the USB line protocol (app.link) costs main.py's loop: its
   game runs LINK_MS with no host, then LINK_MS with a host subscribed that
@@ -64,17 +65,17 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from host import ROOT
-from host.bench_position import worst_position
+from host.bench.position import worst_position
 from host.boardfile import read_board
 from host.pico.build import MANIFEST, _compile, build
 from host.pico.live import PING_S
 from host.pico.vpico import VirtualPico, flash
 from rules.games import GAMES, find_game
 
-HOST = Path(ROOT) / "host"
 MPREMOTE = Path(sys.executable).parent / "mpremote"
-DEVICE_CODE = ("bench_board.py", "bench_device.py")
+# the bench's code on the Pico, by the module name it has there
+DEVICE_CODE = {"bench_board": Path(__file__).resolve().parent / "board.py",
+               "bench_device": Path(__file__).resolve().parent / "device.py"}
 PLACED_MS = 100  # after the first frame the new game's pieces go on their sensors
 PRESS_MS = 400  # and this long after that, once the sensors have read them, die button 1 goes down
 HOLD_MS = 300  # a firm press, well short of a long one
@@ -114,8 +115,9 @@ def image(folder, name, positions):
     out = folder / "build"
     build(out, board=name)
     (out / MANIFEST).unlink()  # beside the build, never on the Pico
-    for src in [HOST / f for f in DEVICE_CODE] + [Path(adafruit_source()) / "adafruit_pixelbuf.py"]:
-        _compile(src, src.name, out / (src.stem + ".mpy"))
+    code = dict(DEVICE_CODE, adafruit_pixelbuf=Path(adafruit_source()) / "adafruit_pixelbuf.py")
+    for module, src in code.items():
+        _compile(src, module + ".py", out / (module + ".mpy"))
     (out / "positions.json").write_text(json.dumps(positions))
     return flash.image(out)
 
@@ -234,7 +236,7 @@ def run(pico, code, lines=None):
 
 
 def worst_moment(pico, name, position):
-    """The loop of host/bench_board.py at the worst position after its roll:
+    """The loop of bench_board at the worst position after its roll:
     the board is made to agree with it (pieces, wheels), and when the loop is
     ready the piece with the most destinations is lifted (a Tiddlee Snuka
     counter drops through a pocket instead)."""
@@ -268,7 +270,7 @@ def worst_moment(pico, name, position):
 
 
 def whole_game(pico):
-    """The whole game of host/bench_board.py, with the largest free block
+    """The whole game of bench_board, with the largest free block
     (``mem_info``'s "max free sz", in blocks of 16 bytes) at its lowest
     point and after it; and the heap's true lowest, the fewest free blocks
     any collection left in the game (inside steps included: a hint's search,
@@ -296,7 +298,7 @@ def whole_game(pico):
 
 
 def link_cost(pico):
-    """The USB link's share of main.py's ticks (host/bench_board.py's
+    """The USB link's share of main.py's ticks (bench_board's
     ``link``), no host and a host subscribed: mean and longest, us."""
     import serial
 
