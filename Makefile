@@ -100,12 +100,12 @@ vpico: $(VENV)/.installed node_modules/.installed ## the real MicroPython on an 
 	$(PY) -m host.pico.vpico --web-port $(or $(WEB_PORT),8000) $(if $(BOARD),--board $(BOARD)) $(if $(FS),--fs $(FS)) $(if $(FLASH_TIMES),--flash-times $(FLASH_TIMES))
 
 wiring: $(VENV)/.installed ## draw the wiring picture of every board, hardware/wiring-<board>.svg, from hardware/pins.json and the board file
-	$(PY) -m host.wiring
+	$(PY) -m host.hardware.wiring
 
 hardware: $(VENV)/.installed ## the magnet check of every board (worst case, where, margin; 1.5x wanted), the pocket beams' light and the power path in ngspice, from hardware/parts.json and the board files
-	$(PY) -m host.fields
-	$(PY) -m host.beams
-	$(PY) -m host.power
+	$(PY) -m host.hardware.fields
+	$(PY) -m host.hardware.beams
+	$(PY) -m host.hardware.power
 
 clean: ## remove the virtualenv, node packages, caches, build/ and the emulated Pico's files (.vpico/)
 	rm -rf $(VENV) node_modules .stubs .pytest_cache .hypothesis build .vpico

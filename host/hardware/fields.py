@@ -6,7 +6,7 @@ feels the magnetic potential between its ends: the field along its glass,
 integrated over its length, in ampere-turns (AT) like the datasheet's pull-in.
 A hall latch feels the field across its marked face (upright).
 
-``python -m host.fields`` (``make hardware``) prints a table per board: each
+``python -m host.hardware.fields`` (``make hardware``) prints a table per board: each
 check's worst case, where it is, and its margin; the tests want every margin
 at least ``margin`` (1.5).
 """

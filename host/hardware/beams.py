@@ -9,14 +9,14 @@ pull-up. While the beam is whole the phototransistor takes all of its load's
 current and the NPN is off: the line is high. While a counter breaks it the
 load drives the NPN's base and the NPN pulls the line low.
 
-``python -m host.beams`` (``make hardware``) prints each check's figures and
+``python -m host.hardware.beams`` (``make hardware``) prints each check's figures and
 margin; the tests want every margin at least ``margin`` (1.5).
 """
 
 import math
 import sys
 
-from host.fields import read_parts
+from host.hardware.fields import read_parts
 
 
 def relative(angle_deg, half_angle_deg):

@@ -1,6 +1,6 @@
 """Wiring diagrams: one picture per board of what goes to which Pico pin.
 
-    python -m host.wiring            draw hardware/wiring-<board>.svg for every board in boards/
+    python -m host.hardware.wiring   draw hardware/wiring-<board>.svg for every board in boards/
 
 Each picture is drawn from ``hardware/pins.json``, the board file and
 ``hardware/parts.json``: the Pico with every GPIO the board uses, labelled by
@@ -21,9 +21,9 @@ import os
 import sys
 
 from host import BOARDS, ROOT
-from host.beams import beam_mm
+from host.hardware.beams import beam_mm
 from host.boardfile import read_board
-from host.fields import read_parts
+from host.hardware.fields import read_parts
 from hal.pins import BEAMS, PinError, load_pins
 from rules.core import RulesError
 from rules.games import find_game
@@ -546,7 +546,7 @@ def read_pins(path):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m host.wiring", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m host.hardware.wiring", description=__doc__.splitlines()[0])
     parser.parse_args(argv)
     pictures = {}
     try:

@@ -3,7 +3,7 @@
 Two circuits: plugging the board into USB (the cable, the soft start, the
 pixels' 1000 uF and their idle draw, the Pico beside them), and the pixel data
 line (the 74AHCT125's output, the 470 ohm, the wire and the first pixel's DIN).
-``python -m host.power`` (part of ``make hardware``) prints the figures; the
+``python -m host.hardware.power`` (part of ``make hardware``) prints the figures; the
 tests hold them to the limits in parts.json.
 """
 
@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 
-from host.fields import read_parts
+from host.hardware.fields import read_parts
 from host.boardfile import read_board
 
 NGSPICE = shutil.which("ngspice")
