@@ -8,7 +8,7 @@ act: each becomes what a hand does to the emulated board's parts, through
 the control socket of host/pico/vpico/main.mjs (a die button that bounces, a
 piece lifted off or set onto a reed of the 74HC165 chain, a wheel clicked
 through its Gray code, a counter through a pocket's beam). What stands on
-the table is ``host.sim.web.session.Table``'s, as in ``make sim``.
+the table is ``host.sim.table.Table``'s, as in ``make sim``.
 
 The Pico has one USB serial port, and mpremote, ``make flash PORT=`` and
 ``make repl`` reach it through the pseudo-terminal as before. ``Share``
@@ -26,7 +26,9 @@ import time
 
 from host.pico.live import Follow, LiveSession
 from host.pico.vpico import request
-from host.sim.web.session import CLICK_MS, Table, _shown
+from host.sim.hands import CLICK_MS
+from host.sim.table import Table
+from host.sim.web.session import _shown
 
 QUIET_S = 2.0  # the port's program (mpremote, make repl) keeps the Pico until it has been quiet this long
 LOOK_S = 0.2  # how often the Pico's starts are counted

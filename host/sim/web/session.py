@@ -1,19 +1,13 @@
-"""One board in the browser: the firmware's controller on a simulated board
-(``hal.simulated.Rig``), its clock following real time, and what stands on
-the board around it.
+"""One board in the browser: the hands at a simulated board
+(``host.sim.hands``: the firmware's controller on ``hal.simulated.Rig``, the
+table around it, the computer seats), its clock following real time, and
+the news the page is sent.
 
-The controller sees only pins: button levels, sensor bits, wheel codes, the
-edges of the pocket beams. This module owns the physical side of the table,
-which no firmware knows: which pieces stand on which space (a stack can stand
-on a START or a tail), the pieces in the players' hand, the wheels. A click
-on the page becomes what a hand does on a real board, and the controller
-reacts to it as on the Pico. Computer seats play through the same hands: they
-press the die buttons, lift and put pieces, turn wheels, press Tiddlee Snuka's
-own buttons, and click through the button picker where nothing else says it.
-They act on the board's clock, pausing after every step as long as the
-session's speed says (``SPEEDS``), or, at speed ``step``, only when asked
-(``next``); at ``instant`` with no person at the table the clock runs as fast
-as the PC can.
+A click on the page becomes what a hand does on a real board, and the
+controller reacts to it as on the Pico. The computer seats act on the
+board's clock, pausing after every step as long as the session's speed says
+(``SPEEDS``), or, at speed ``step``, only when asked (``next``); at
+``instant`` with no person at the table the clock runs as fast as the PC can.
 
 What the page shows of the lights is the pixel port's last frame through
 ``host.sim.screen.screen_colours``; nothing about the game is worked out twice.
@@ -27,12 +21,10 @@ import threading
 import time
 
 from app.keeper import Keeper
-from hal.buttons import LONG_MS
-from hal.sensors import LIFT_MS
 from hal.simulated import Rig
-from hal.ticks import diff
 from host.boardfile import read_board
 from host.sim import views
+from host.sim.hands import DEFAULT_SPEED, SPEEDS, Hands
 from host.sim.screen import screen_colours
 from host.sim.web import layout
 from rules.core import DECIDE, LION, OVER, PHASE_NAMES, POPOFF, ROLL, WHEEL, RulesError
@@ -41,22 +33,11 @@ from rules.players import PLAYERS
 from rules.playout import Rng
 from rules.record import RecordError, apply, replay, start
 
-BOX = -1  # a piece from the box: nobody's until the game says whose
 LION_MARK = -2  # how the page is told a piece is one of Mehen's lions
-CLICK_MS = 40  # the shortest press of a button (the firmware debounces 6 ms)
-HOLD_MS = LONG_MS + 150  # a long press
-SWAP_MS = 3 * LIFT_MS  # a piece taken off a space, then another set down there: both are sensed
 PUBLISH_MS = 15  # how often news is gathered for the page
 LOG_LINES = 40  # the controller's last log lines the page lists
 CATCH_UP_MS = 250  # after a stall (a busy machine) the clock jumps rather than races
-RETRY_MS = 3000  # a computer's move the board has not taken by then is tried again
 UNWATCHED_S = 60  # a board nobody has watched for this long stands still (its clock stops)
-# how long the board runs after each step before a computer seat takes its next
-# one; at "step" a computer seat acts only when asked (``next``)
-SPEEDS = {"slow": 1500, "normal": 500, "fast": 0, "instant": 0, "step": 0}
-DEFAULT_SPEED = "fast"
-HAND_MS = 40  # between the motions of one step (a piece lifted, then put down)
-UP_MS = 4 * Rig.STEP_MS  # a button let go stays up this long before it is pressed again (the firmware debounces 6 ms)
 WARP_TICKS = 200  # at "instant" with computers only: ticks run per pass of the clock
 _ORDER = ("board", "record", "state", "frame")  # the page needs the board before anything on it
 
@@ -86,111 +67,7 @@ def load(text, **kw):
     return Session(game, ["human"] * game.players, loaded=(lines[0], lines[1:]), **kw)
 
 
-class Table:
-    """What stands on a board's table, which no firmware knows: which pieces
-    stand on which space (a stack can stand on a START or a tail), the pieces
-    in the players' hands, and what a click does there. Its user gives the
-    board (``_game``, ``sensors``, ``phys``, ``hand``) and the parts a hand
-    touches: ``_switch(s, closed)`` (space ``s``'s reed), ``_beam(s)``,
-    ``_turn(w, quarters)``, ``_later(ms, action)`` and ``_tracked()``
-    (whether the game tracks pieces at all)."""
-
-    def _set_up(self):
-        """Every piece where the game has it, the hand empty: a board set up by hand.
-        A piece is [owner, what is written on it, heading] (``layout.pieces``)."""
-        where = layout.pieces(self._game)
-        self.hand = []
-        self.phys = where or [[] for _ in self._game.board.ids]
-        for s in range(len(self.phys) if where else 0):
-            self._sense(s)
-
-    def _relabel(self):
-        """Where the board agrees with the game, its pieces are the game's (the
-        letter, the heading after a move, the owner of a piece from the box)."""
-        where = layout.pieces(self._game)
-        for s in range(len(where) if where else 0):
-            if len(self.phys[s]) == len(where[s]):
-                self.phys[s] = where[s]
-
-    def _sense(self, s):
-        """The space's sensor closes while any piece stands on it."""
-        self._switch(s, bool(self.phys[s]))
-
-    def _take(self, s):
-        """Lift a piece off ``s``: from a stack, one of the player's whose move it is."""
-        stack = self.phys[s]
-        mine = [i for i in range(len(stack)) if stack[i][0] == self._game.actor]
-        entry = [stack.pop(mine[-1] if mine else -1), s]
-        self.hand.append(entry)
-        self._sense(s)
-        return entry
-
-    def _place(self, s, entry):
-        if entry in self.hand:
-            self.hand.remove(entry)
-        self.phys[s].append(entry[0])
-        self._sense(s)
-
-    def _swap(self, s, entry):
-        """Take what stands on ``s`` off (all of a stack, so that its sensor
-        opens), then set ``entry`` down there: how a capture is made."""
-        if entry in self.hand:
-            self.hand.remove(entry)
-        while self.phys[s]:
-            self._take(s)
-        self._later(SWAP_MS, lambda: self._place(s, entry))
-
-    def click_space(self, s):
-        """What a click on a space does: lift a piece, put the one in hand, or both."""
-        if not self.sensors:
-            raise ValueError("this board has no piece sensors: button 1 shows the next move, a long press makes it")
-        if not self._tracked():  # no pieces tracked: the space may be a pocket
-            if self._game.board.kinds[s] == "pocket":
-                self._beam(s)  # a counter drops through the beam
-            return
-        if not self.hand:
-            if self.phys[s]:
-                self._take(s)
-            else:
-                self._place(s, [[BOX, "", -1], -1])
-            return
-        held = self.hand[-1]
-        if not self.phys[s] or held[1] == s:
-            self._place(s, held)
-        else:
-            self._swap(s, held)
-
-    def turn_wheel(self, w, quarters):
-        """Turn a Detour wheel: the pieces standing on its disc go round with it
-        (``_turn`` moves them over the sensors; here they keep who they are)."""
-        from rules.detour import ROT_SLOT
-        cells = self._game.board.wheel_cells[9 * w:9 * w + 9]
-        for _ in range(quarters & 3):
-            moved = [None] * 9
-            for k in range(9):
-                moved[ROT_SLOT[k]] = self.phys[cells[k]]
-            for k in range(9):
-                self.phys[cells[k]] = moved[k]
-        self._turn(w, quarters)
-
-    def table_act(self, what, n, request):
-        """The page's actions on the table itself; whether ``what`` was one of them."""
-        if what == "space" and 0 <= n < len(self.phys):
-            self.click_space(n)
-        elif what == "turn" and 0 <= n < len(getattr(self._game, "wheels", ())) and request.get("by") in (1, -1):
-            self.turn_wheel(n, request["by"])
-        elif what == "hand" and 0 <= n < len(self.hand):
-            self.hand.append(self.hand.pop(n))  # this piece is the one to put down next
-        elif what == "put_away" and self.hand:
-            self.hand.pop()
-        elif what == "set_up":
-            self._set_up()
-        else:
-            return False
-        return True
-
-
-class Session(Table):
+class Session(Hands):
     """``running=False`` leaves the clock still: ``advance(ms)`` moves it."""
 
     def __init__(self, game, seats, urandom=os.urandom, speed=DEFAULT_SPEED, loaded=None, sensors=True, running=True):
@@ -225,32 +102,15 @@ class Session(Table):
         """Put ``game`` on the board, its record so far being ``steps``."""
         self.keeper.begin(game, steps)
         self.rig = Rig(game, self.urandom, sensors=self.sensors, keeper=self.keeper, log=self._note)
-        self.hand = []  # pieces in the players' hands: [piece, space it came from]
-        self.down = [None] * len(self.rig.sim.levels)  # when each die button went down
-        self.panel_down = [None] * len(self._panel(game))  # when each of the board's own buttons did
-        self.later = []  # (sim time, action): button releases, the second half of a swap
-        self.plans = {}
-        self.carrying = None
-        self.tidy_for = -1  # a computer seat that still puts the pieces right after its step
-        self.due = self.rig.now  # no computer seat acts before this
-        self.duel_turn = 0
-        self._game = game
-        self._steps = self.rig.ctl.steps()  # played
-        self._saved = self.keeper.steps  # and in the record (a throw is saved once the dice settle)
-        self._actor = game.actor
+        self._saved = self.keeper.steps  # steps in the record (a throw is saved once the dice settle)
         self._shown = None  # what the last frame sent showed
         self.frame_sent = -1  # the firmware's count of frames at the last frame sent
         self._state_sent = None
         self._story_head = None
         self.story = []
-        self._set_up()
+        self._hands_on(game)
         self._post("board", dict(layout.board_layout(game), buttons=self._panel(game), sensors=self.sensors))
         self._record_news()
-
-    def _panel(self, game):
-        """The names of the board's own buttons (Tiddlee Snuka's); a board
-        without sensors has only the die buttons (``Rig``)."""
-        return [name for name, _ in game.board.buttons] if self.sensors else []
 
     def close(self):
         with self.lock:
@@ -291,105 +151,26 @@ class Session(Table):
         with self.lock:
             self._run(ms // Rig.STEP_MS)
 
-    def _run(self, ticks):
-        for _ in range(ticks):
-            self._tick()
-
-    def _tick(self):
-        rig = self.rig
-        rig.now += Rig.STEP_MS
-        while self.later and self.later[0][0] <= rig.now:
-            self.later.pop(0)[1]()
-        rig.ctl.tick(rig.now)
-        self._watch()
-        if self.players and diff(rig.now, self.due) >= 0:
-            if self.later or any(d is not None for d in self.down) or any(d is not None for d in self.panel_down):
-                self.due = rig.now + UP_MS  # the hands are busy
-            elif self._computer_step():
-                self.due = rig.now + HAND_MS
-
     def _warping(self):
         """Whether the clock runs as fast as it can: at speed instant, with computers only."""
         ctl = self.rig.ctl
         return (self.speed == "instant" and len(self.players) == len(self.seats)
                 and ctl.game.phase != OVER and ctl.prompt < 0)
 
-    def _later(self, ms, action):
-        self.later.append((self.rig.now + ms, action))
-        self.later.sort(key=lambda item: item[0])
-
     def _watch(self):
-        """Notice a step the controller applied, or a new game it started."""
-        ctl = self.rig.ctl
-        if ctl.game is not self._game:  # a new game from the board's own menu: set it up
-            self._game = ctl.game
-            self.plans = {}
-            self._set_up()
+        """Notice a step the controller applied or saved, or a new game it started: the record's news."""
+        fresh = self.rig.ctl.game is not self._game
+        super()._watch()
+        if fresh:
             self._record_news()
-        else:
-            if ctl.steps() != self._steps:
-                if self._actor in self.players:
-                    self.tidy_for = self._actor
-                if not self.sensors:  # the players moved the pieces as the lights showed
-                    self._set_up()
-                self.due = self.rig.now + SPEEDS[self.speed]
-                self.asked = False
-            if self.keeper.steps != self._saved:
-                if self.loaded and self._record_lines()[1:] != self.loaded[1][:self.keeper.steps]:
-                    self.loaded = None  # played on differently: no longer a replay
-                self._record_news()
-        self._steps = ctl.steps()
+        elif self.keeper.steps != self._saved:
+            if self.loaded and self._record_lines()[1:] != self.loaded[1][:self.keeper.steps]:
+                self.loaded = None  # played on differently: no longer a replay
+            self._record_news()
         self._saved = self.keeper.steps
-        self._actor = ctl.game.actor
 
     def _note(self, text):
         self.notes = (self.notes + [text])[-LOG_LINES:]
-
-    # -- what a hand does on the board ------------------------------------------------
-
-    def _switch(self, s, closed):
-        if closed:
-            self.rig.sim.put(s)
-        else:
-            self.rig.sim.lift(s)
-
-    def _beam(self, s):
-        self.rig.sim.beam(s)
-
-    def _turn(self, w, quarters):
-        self.rig.sim.turn(w, quarters)  # (the pieces on the disc go over other sensors)
-
-    def _tracked(self):
-        return self.rig.ctl.expected is not None
-
-    def button(self, i, down, panel=False):
-        """A die button (``panel``: the board's own button ``i``) goes down or
-        up; a press lasts at least a click."""
-        since = self.panel_down if panel else self.down
-        if down:
-            if since[i] is None:
-                since[i] = self.rig.now
-                self._level(i, panel, 0)
-        elif since[i] is not None:
-            self._later(max(0, since[i] + CLICK_MS - self.rig.now), lambda: self._release(i, panel))
-
-    def _release(self, i, panel=False):
-        (self.panel_down if panel else self.down)[i] = None
-        self._level(i, panel, 1)
-        self.due = max(self.due, self.rig.now + UP_MS)  # it must read as up before the next press
-
-    def _level(self, i, panel, level):
-        """Button ``i``'s line: 0 pressed, 1 let go."""
-        if panel:
-            self.rig.sim.set_input(self._game.board.buttons[i][1], level)
-        elif level:
-            self.rig.sim.release(i)
-        else:
-            self.rig.sim.press(i)
-
-    def _press(self, i, ms, panel=False):
-        self.button(i, True, panel)
-        self._later(ms, lambda: self._release(i, panel))
 
     def act(self, request):
         """Apply one action from the page; ValueError says what was wrong with it."""
@@ -429,102 +210,6 @@ class Session(Table):
         for number, text in enumerate(steps[:k]):
             apply(game, text, number + 2)
         self._begin(game, steps[:k])
-
-    # -- the computer seats ----------------------------------------------------------
-
-    def _computer_step(self):
-        """One motion of a computer seat's hands, if one is due: whether it made one."""
-        ctl = self.rig.ctl
-        game = ctl.game
-        if self.tidy_for >= 0:
-            if self._tidy_one():
-                return True
-            self.tidy_for = -1
-        if ctl.prompt >= 0 or game.phase == OVER:
-            return False
-        key = (id(game), ctl.steps())
-        if self.speed == "step" and not self.asked and (self.carrying is None or self.carrying[0] != key):
-            return False  # a step once begun is finished; the next waits to be asked for
-        if game.phase == POPOFF:
-            poppers = [r for r in (0, 1) if ctl.duel is not None and ctl.duel.players[r] in self.players]
-            if not poppers:
-                return False
-            self.duel_turn += 1
-            self._press(poppers[self.duel_turn % len(poppers)], CLICK_MS)
-            return True
-        seat = game.actor
-        if seat not in self.players:
-            return False
-        if game.phase == ROLL:
-            self._press(0, CLICK_MS)
-            return True
-        if key not in self.plans:
-            self.plans = {key: self.players[seat].choose(game.copy())}
-        self._carry_out(key, self.plans[key])
-        return True
-
-    def _carry_out(self, key, plan):
-        ctl = self.rig.ctl
-        game = ctl.game
-        if plan[0] in ("pot", "also") and self.sensors and self.carrying != (key, "potted"):
-            self.carrying = (key, "potted")  # Tiddlee Snuka: the counter drops through a pocket's beam first
-            self.click_space(game.board.pockets[0])
-            return
-        named = _naming(game, plan, ctl.foul) if ctl.ports.panel is not None else -1
-        if named >= 0:  # Tiddlee Snuka: the board's own button that says it
-            self._press(named, CLICK_MS, panel=True)
-            return
-        if ctl.offered is not None or ctl.choice or plan in ctl.unseen:  # the picker: click to it, hold to confirm
-            if ctl.choice and plan not in ctl.choice:
-                plan = next((c for c in ctl.choice if _looks(game, c) == _looks(game, plan)), ctl.choice[0])
-            self._press(0, HOLD_MS if ctl.picked is not None and ctl.picked[1] == plan else CLICK_MS)
-            return
-        if game.phase == WHEEL:
-            if plan[1] < 0:  # passing up the wheel turn: a long press
-                self._press(0, HOLD_MS)
-                return
-            target = (game.wheels[plan[1]] + plan[2]) & 3
-            if self.rig.sim.positions[plan[1]] != target:
-                self.turn_wheel(plan[1], -1 if plan[2] & 3 == 3 else 1)
-            return
-        for d, f, t in ctl.moves:
-            if d != plan:
-                continue
-            # (key, piece in hand) after the lift, (key, None, when) after the put
-            stage = self.carrying if self.carrying is not None and self.carrying[0] == key else None
-            if stage is not None and stage[1] is None:
-                if diff(self.rig.now, stage[2]) > RETRY_MS:  # the move was not taken: set the board right, try again
-                    self.carrying = None
-                    self.tidy_for = game.actor
-            elif stage is None or stage[1] not in self.hand:
-                if self.phys[f]:
-                    self.carrying = (key, self._take(f))
-            else:
-                if self.phys[t] and t != f:
-                    self._swap(t, stage[1])
-                else:
-                    self._place(t, stage[1])
-                self.carrying = (key, None, self.rig.now)
-            return
-
-    def _tidy_one(self):
-        """One piece put where the game now has it (pieces sent back, placed
-        at the start, taken in a capture); False once the board agrees."""
-        expected = self.rig.ctl.expected
-        if expected is None:
-            return False
-        for s in range(len(expected)):
-            if len(self.phys[s]) > expected[s]:
-                self._take(s)
-                return True
-        for s in range(len(expected)):
-            if len(self.phys[s]) < expected[s]:
-                self._place(s, self.hand[-1] if self.hand else [[BOX, "", -1], -1])
-                return True
-        if self.hand:
-            self.hand.pop()  # a piece out of play goes back in the box
-            return True
-        return False
 
     # -- news for the page ------------------------------------------------------------
 
@@ -723,27 +408,3 @@ class Session(Table):
 def _shown(piece):
     """A piece as the page draws it: Mehen's lions by a mark of their own."""
     return [LION_MARK if piece[0] == LION else piece[0], piece[1], piece[2]]
-
-
-def _naming(game, plan, foul):
-    """The board's own button (its index in ``board.buttons``) that names
-    ``plan`` now, after a foul kind's button named ``foul``: the button of the
-    step itself, or the foul kind's whose counter's button then names it; -1
-    where none does (a counter down in the same flick as one still held)."""
-    board = game.board
-    codes = [board.button_names.index(name) for name, _ in board.buttons]
-    for i in range(len(codes)):
-        named = game.button(codes[i], foul)
-        if named == plan:
-            return i
-        if foul < 0 and isinstance(named, int) and any(game.button(c, named) == plan for c in codes):
-            return i
-    return -1
-
-
-def _looks(game, decision):
-    """How the board looks after ``decision``: moving either of two marbles
-    from one square to another looks the same, and the controller offers one."""
-    after = game.copy()
-    after.play(decision)
-    return bytes(after.occupancy()), bytes(after.owners()), after.phase, after.turn
