@@ -30,9 +30,9 @@ from app.keeper import SAVES, Keeper
 from app.paint import paint
 from hal.pixels import Pixels
 from hal.simulated import Bytes, Rig
-from host.pico import build as b
 from host.bench import PAUSE_MS
 from host.bench.pico import longest_pause
+from host.pico import build as b
 from host.pico.vpico import MissingPicoFiles, VirtualPico, flash, pico_files
 from rules.board import MAX_PIXELS
 from rules.core import DECIDE, ROLL, WHEEL

@@ -14,8 +14,8 @@ import pytest
 import serial
 
 from host.pico.live import Follow, LiveSession, pull
-from host.sim.screen import wire_colours
 from host.pico.vpico import VirtualPico
+from host.sim.screen import wire_colours
 from host.sim.web.server import make_server
 from app.keeper import SAVES, Keeper
 from hal.buttons import LONG_MS

@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from host.hardware import wiring
 from host.boardfile import read_board
+from host.hardware import wiring
 from host.hardware.fields import read_parts
 
 PICTURES = os.path.join(wiring.ROOT, "hardware")

@@ -43,10 +43,10 @@ from pathlib import Path
 
 from app.keeper import BAD, SAVES, Keeper
 from hal.pixels import Pixels
-from host.pico import build
 from host.boardfile import read_board
 from host.fuzz import failures, report
 from host.fuzz.powercuts import replayed
+from host.pico import build
 from host.pico.vpico import VirtualPico, flash
 from rules.board import MAX_PIXELS
 from rules.core import POPOFF

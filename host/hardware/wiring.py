@@ -21,8 +21,8 @@ import os
 import sys
 
 from host import BOARDS, ROOT
-from host.hardware.beams import beam_mm
 from host.boardfile import read_board
+from host.hardware.beams import beam_mm
 from host.hardware.fields import read_parts
 from hal.pins import BEAMS, PinError, load_pins
 from rules.core import RulesError

@@ -31,8 +31,8 @@ import sys
 import time
 
 from hal.simulated import Rig
-from host.sim import views
 from host.boardfile import read_board
+from host.sim import views
 from host.sim.screen import ansi, screen_colours
 from host.sim.web.session import DEFAULT_SPEED, SPEEDS
 from rules.core import DECIDE, PHASE_NAMES, POPOFF, WHEEL, RulesError
