@@ -33,8 +33,9 @@ import time
 from hal.simulated import Rig
 from host.boardfile import read_board
 from host.sim import views
+from host.sim.hands import DEFAULT_SPEED, SPEEDS, Hands
 from host.sim.screen import ansi, screen_colours
-from host.sim.web.session import DEFAULT_SPEED, SPEEDS
+from host.sim.table import BOX
 from rules.core import DECIDE, PHASE_NAMES, POPOFF, WHEEL, RulesError
 from rules.games import GAMES, find_game, new_game
 from rules.players import PLAYERS
@@ -48,6 +49,7 @@ HUMAN = "human"
 SETTLE_MS = 500  # after a command: debouncing and the controller's reaction settle
 BLINK_PERIOD_MS = 500  # the "put a piece here" blink; the faster "wrong" blink divides it
 LEGAL_SHOWN = 10  # legal steps listed under the board; `legal` lists them all
+STUCK_MS = 60000  # a computer seat's step the board has not taken by then will not be taken
 
 HELP = """\
 Commands (a space is named as in boards/<game>.json: d1, SR1, 12, ...):
@@ -336,9 +338,9 @@ class Diary:
         self.said.append(text)
 
 
-class Table:
+class Table(Hands):
     """A game on the simulated board, and the hands that play it: what a
-    command does, what a computer seat does, and the picture."""
+    command does, the computer seats (``host.sim.hands``), and the picture."""
 
     def __init__(self, game, urandom, seats, colour=True, record=None, speed=DEFAULT_SPEED, sensors=True):
         self.view = views.find(game.name)
@@ -347,13 +349,13 @@ class Table:
         self.rig = Rig(game, urandom, sensors=sensors, keeper=self.diary, log=self.diary.note)
         self.sensors = sensors  # False: button mode, nothing the hands put down is read
         self.seats = seats  # per player: None for a person, else a rules.players player
+        self.players = {p: seat for p, seat in enumerate(seats) if seat is not None}
         self.colour = colour
-        self.speed = speed  # host.sim.web.session.SPEEDS: the pause after each computer step
+        self.speed = speed  # SPEEDS: the pause after each computer step
         self.asked = False  # at speed step: a person asked for the computers' next step
         self.pressed = False  # a computer pressed in a pop-off: a person presses back
-        self.hand = []  # the spaces the pieces in the person's hand were lifted from
-        self.next_popper = 0  # two computers in a pop-off press in turn
         self.stuck = ""  # why a computer seat could not act, once that happened
+        self._hands_on(game)
 
     @property
     def watching(self):
@@ -435,13 +437,14 @@ class Table:
             elif verb[0] == "w" and verb != "wait":
                 self.turn(text)
             elif verb in ("b", "button") and len(rest) == 1:
-                self.button(rest[0].lower().split("+"))
+                self.own_buttons(rest[0].lower().split("+"))
             elif verb == "pick" and len(rest) == 1:
                 self.pick(self.game.parse(rest[0]))
             elif verb == "fix" and not rest:
                 self.fix()
             elif verb == "wait" and len(rest) == 1 and rest[0].isdigit():
                 self.rig.run(int(rest[0]))
+                self._watch()
                 return True, ""
             elif verb == "new" and not rest:
                 self.rig.hold(1)
@@ -470,6 +473,7 @@ class Table:
         self.rig.run(SETTLE_MS)
         while not 30 <= self.rig.now % BLINK_PERIOD_MS < 100:
             self.rig.run(self.rig.STEP_MS)
+        self._watch()  # what stands on the table follows a new game, and the moves of button mode
 
     # -- what hands do on the board -------------------------------------------------
 
@@ -484,14 +488,10 @@ class Table:
         return found[0]
 
     def lift(self, s):
-        sim, ctl = self.rig.sim, self.ctl
-        if not sim.occupied(s):
+        if not self.phys[s]:
             raise self.no_piece(s)
-        if ctl.expected is not None and ctl.expected[s] >= 2:
-            self.rig.run(100)  # one piece off a stack: the sensor still sees the rest
-        else:
-            self.rig.lift(self.game.board.ids[s])
-        self.hand.append(s)
+        self._take(s)  # one piece: off a stack, the sensor still sees the rest
+        self.rig.run(100)
 
     def no_piece(self, s):
         """Why nothing can be lifted from the empty space ``s``: the drawing
@@ -509,9 +509,8 @@ class Table:
                 raise ValueError("%s is not a pocket: %s has no pieces to put down" % (ids[s], TITLES[self.game.name]))
             self.rig.beam(ids[s])
             return
-        if self.hand:
-            self.hand.pop()  # the piece lifted last; with none in hand, one from the box
-        self.rig.put(ids[s])
+        self._place(s, self.hand[-1] if self.hand else [[BOX, "", -1], -1])  # the piece lifted last, or one from the box
+        self.rig.run(400)
 
     def move(self, a, b):
         """Lift the piece on ``a`` and put it on ``b``; a piece standing on
@@ -519,16 +518,18 @@ class Table:
         if self.ctl.expected is None:
             raise ValueError("%s has no pieces to move: say what happened with button 1 (pick STEP)"
                              % TITLES[self.game.name])
-        held = a in self.hand  # lifted already
-        if not held and not self.rig.sim.occupied(a):
+        held = [entry for entry in self.hand if entry[1] == a]  # lifted already
+        if not held and not self.phys[a]:
             raise self.no_piece(a)
-        if a != b and self.rig.sim.occupied(b):
-            self.rig.lift(self.game.board.ids[b])  # all of it: its sensor opens
-            self.hand.append(b)
+        if a != b and self.phys[b]:
+            while self.phys[b]:
+                self._take(b)  # all of it: its sensor opens
+            self.rig.run(100)
         if not held:
             self.lift(a)
-        self.hand.remove(a)
-        self.hand.append(a)  # the piece put down is the one from a
+        entry = held[-1] if held else self.hand[-1]
+        self.hand.remove(entry)
+        self.hand.append(entry)  # the piece put down is the one from a
         self.put(b)
 
     def turn(self, text):
@@ -541,7 +542,8 @@ class Table:
         if not 1 <= int(match.group(1)) <= wheels:
             raise ValueError("there is no wheel %s (the wheels are 1 to %d)" % (match.group(1), wheels))
         quarters = (2 if match.group(3) else 1) * (1 if match.group(2) == "+" else -1)
-        self.rig.turn(int(match.group(1)) - 1, quarters)
+        self.turn_wheel(int(match.group(1)) - 1, quarters)
+        self.rig.run(800)
 
     def pick(self, decision):
         """Click button 1 until ``decision`` is shown, then hold it."""
@@ -555,7 +557,7 @@ class Table:
             self.rig.press(0)
         self.rig.hold(0)
 
-    def button(self, names):
+    def own_buttons(self, names):
         """Press the board's own buttons ``names``, each while the ones before are held."""
         wired = [name for name, _ in self.game.board.buttons]
         if not self.ctl.ports.panel or any(name not in wired for name in names):
@@ -564,69 +566,51 @@ class Table:
         self.rig.button(*names)
 
     def fix(self):
-        """Put the board as the game has it: a piece wherever the game has
-        one (also one that looks lifted to move), none where it has none,
-        every wheel where it stands."""
-        sim, expected = self.rig.sim, self.ctl.expected
-        self.hand = []  # the pieces in hand go where the game has them, or back in the box
-        wrong = [s for s in range(len(expected)) if bool(expected[s]) != sim.occupied(s)] if expected else []
-        for s in wrong:
-            if expected[s]:
-                sim.put(s)
-            else:
-                sim.lift(s)
+        """Put the board as the game has it: every wheel where it stands, a
+        piece wherever the game has one (also one that looks lifted to move),
+        none where it has none, nothing in hand."""
+        for w in self.ctl.mismatch()[2]:
+            self.turn_wheel(w, self.game.wheels[w] - self.rig.sim.positions[w])
+            self.rig.run(800)
+        expected = self.ctl.expected
+        wrong = expected is not None and any(bool(expected[s]) != self.rig.sim.occupied(s)
+                                             for s in range(len(expected)))
+        self._set_up()
         if wrong:
             self.rig.run(400)  # the sensors settle
-        for w in self.ctl.mismatch()[2]:
-            self.rig.turn(w, self.game.wheels[w] - sim.positions[w])
 
     # -- the computer seats ------------------------------------------------------------
 
-    def computer_now(self):
-        """The computer player who must act now, or None when a person must (or nobody)."""
-        game, ctl = self.game, self.ctl
-        if game.over() or ctl.prompt >= 0:
-            return None
-        if game.phase == POPOFF:
-            if ctl.duel is None:
-                return None
-            players = [p for p in ctl.duel.players if self.seats[p] is not None]
-            if not players:
-                return None
-            self.next_popper = (self.next_popper + 1) % len(players)
-            return players[self.next_popper]
-        who = game.turn if game.is_chance() else game.actor
-        return who if self.seats[who] is not None else None
-
     def computer_step(self):
         """One step of the computer seat that must act now (in a pop-off, one
-        press), where it may (at speed step: once asked); whether it acted."""
+        press), where it may (at speed step: once asked); whether it acted.
+        The hands make it motion by motion on the board's clock; the step is
+        over once the board has taken it and they put the pieces right (a
+        press is, in a pop-off)."""
         if self.stuck or self.pressed or self.speed == "step" and not self.asked:
             return False
-        seat = self.computer_now()
-        if seat is None:
+        seat = self._acting()
+        if seat < 0:
             return False
-        self.asked = False
-        steps = self.diary.steps
         duel = self.ctl.duel.players if self.game.phase == POPOFF else None
-        self.act(seat)
+        if not duel:
+            self.fix()  # whatever was left out of place, the next player puts right
+        steps, presses = self.ctl.steps(), self.duel_turn
+        self.asked = True  # this step (at speed step, the one asked for)
+        for _ in range(STUCK_MS // Rig.STEP_MS):
+            if (self.ctl.steps() != steps or self.duel_turn != presses) and self.tidy_for < 0 and not self._busy():
+                break
+            self._tick()
+        else:
+            self.stuck = "player %d (computer) could not make its move on the board" % (seat + 1)
+        self.asked = False
+        if self.ctl.disagrees():
+            self.rig.run(400)  # the sensors settle on the pieces put right
+        while self.ctl.steps() != self.diary.steps:  # a throw is saved once its dice settle
+            self.rig.run(Rig.STEP_MS)
         if duel and any(self.seats[p] is None for p in duel):
             self.pressed = True  # one press each in a pop-off: a person presses back
-        elif self.diary.steps == steps and not duel:
-            self.stuck = "player %d (computer) could not make its move on the board" % (seat + 1)
         return True
-
-    def act(self, seat):
-        """What a computer player's hands do: the same inputs a person makes."""
-        game, rig = self.game, self.rig
-        if game.phase == POPOFF:
-            rig.press(self.ctl.duel.players.index(seat))  # its own roller, once
-            return
-        self.fix()  # whatever was left out of place, the next player puts right
-        if game.is_chance():
-            rig.press(0)
-            return
-        rig.act(self.seats[seat].choose(game))
 
     # -- the picture ------------------------------------------------------------------
 
