@@ -36,6 +36,7 @@ from host.sim import views
 from host.sim.hands import DEFAULT_SPEED, SPEEDS, Hands
 from host.sim.screen import ansi, screen_colours
 from host.sim.table import BOX
+from host.sim.waits import waits
 from rules.core import DECIDE, PHASE_NAMES, POPOFF, WHEEL, RulesError
 from rules.games import GAMES, find_game, new_game
 from rules.players import PLAYERS
@@ -677,50 +678,50 @@ class Table(Hands):
         return "player %d (%s%s)" % (p + 1, COLOUR_NAMES[p % len(COLOUR_NAMES)], person)
 
     def guide(self):
-        """What the board waits for, in words, and the command that does it."""
+        """What the board waits for (``host.sim.waits``), in words, and the command that does it."""
         game, ctl = self.game, self.ctl
         ids = game.board.ids
         if self.watching:
             return "Watch mode: computer players play the controller on a simulated board, a frame after each " \
                 "step; %s." % ("next shows the next, q stops" if self.speed == "step" else "Ctrl-C stops it")
-        if ctl.prompt >= 0:
+        what, who, detail = waits(ctl)
+        if what == "new_game":
             return "New game? h2 again starts one; r1 keeps this game."
-        if game.over():
-            winners = views.winners(game)
-            who = " and ".join(self.who(p) for p in winners) or "nobody"
-            return "%s won. new starts another game, q quits." % who
-        if game.phase == POPOFF:
-            a, b = ctl.duel.players if ctl.duel else (game.turn, game.actor)
-            faces = "".join(", player %d popped %d" % (p + 1, v) for p, v in zip((a, b), ctl.duel_faces) if v)
-            return "Pop-off%s: %s presses r1, %s presses r2; the first 6 wins." % (faces, self.who(a), self.who(b))
-        who = self.who(game.turn if game.is_chance() else game.actor)
+        if what == "over":
+            return "%s won. new starts another game, q quits." % (" and ".join(self.who(p) for p in detail) or "nobody")
+        if what == "popoff":
+            faces = "".join(", player %d popped %d" % (p + 1, v) for p, v in zip(detail, ctl.duel_faces) if v)
+            return "Pop-off%s: %s presses r1, %s presses r2; the first 6 wins." % (
+                faces, self.who(detail[0]), self.who(detail[1]))
+        name = self.who(who)
         shown = game.notation(ctl.picked[1]) if ctl.picked else "-"
-        if ctl.choice:
+        if what == "choice":
             return "%s: the board cannot tell which piece that was: button 1 shows %s; r1 shows the next, " \
-                "h1 takes it (or pick STEP)." % (who, shown)
-        if ctl.foul >= 0:
-            return "%s: a foul is named: press the button of the counter that fouled (b red ... b black)." % who
-        if ctl.offered is not None:
+                "h1 takes it (or pick STEP)." % (name, shown)
+        if what == "foul":
+            return "%s: a foul is named: press the button of the counter that fouled (b red ... b black)." % name
+        if what == "offered":
             panel = "; or say what happened with the board's buttons (b red, b foul_off then b green, b miss)" \
                 if ctl.ports.panel else ""
-            return "%s: button 1 shows %s; r1 shows the next, h1 takes it (or pick STEP)%s." % (who, shown, panel)
-        if self.disagreement():
-            return "%s: first put the board as the game has it (see below; fix does it)." % who
-        if game.is_chance():
-            return "%s: %s with r." % (who, "throw the sticks" if game.name == "mehen" else "roll the dice")
-        if game.phase == WHEEL:
-            can_pass = " Or h1 leaves them as they are." if any(d[1] < 0 for d in game.legal()) else ""
+            return "%s: button 1 shows %s; r1 shows the next, h1 takes it (or pick STEP)%s." % (name, shown, panel)
+        if what == "turning":
+            return "%s: a wheel is turning: the board follows it once the wheel rests." % name
+        if what == "board":
+            return "%s: first put the board as the game has it (see below; fix does it)." % name
+        if what == "throw":
+            return "%s: %s with r." % (name, "throw the sticks" if detail else "roll the dice")
+        if what == "wheel":
+            can_pass = " Or h1 leaves them as they are." if detail else ""
             return "%s: a star! Turn one wheel a quarter: w 1+ (clockwise) ... w %d-.%s" % (
-                who, len(game.wheels), can_pass)
+                name, len(game.wheels), can_pass)
         # moves that end where they began: the sensors cannot see them, button 1 offers them
         unseen = " Or h1 takes %s (r1 shows the next)." % shown if ctl.unseen else ""
-        hand = ctl.in_hand()
-        if hand >= 0:
-            targets = sorted({ids[t] for _, f, t in ctl.moves if f == hand})
-            return "%s: the piece from %s is up: put it on %s.%s" % (who, ids[hand], " or ".join(targets), unseen)
+        if detail >= 0:
+            targets = sorted({ids[t] for _, f, t in ctl.moves if f == detail})
+            return "%s: the piece from %s is up: put it on %s.%s" % (name, ids[detail], " or ".join(targets), unseen)
         movable = sorted({ids[f] for _, f, _ in ctl.moves})
         return "%s: lift a lit piece (%s) and put it on a white space: m FROM TO.%s" % (
-            who, ", ".join(movable), unseen)
+            name, ", ".join(movable), unseen)
 
     def legal_text(self, limit):
         game, ctl = self.game, self.ctl

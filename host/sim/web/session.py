@@ -26,8 +26,9 @@ from host.boardfile import read_board
 from host.sim import views
 from host.sim.hands import DEFAULT_SPEED, SPEEDS, Hands
 from host.sim.screen import screen_colours
+from host.sim.waits import waits
 from host.sim.web import layout
-from rules.core import DECIDE, LION, OVER, PHASE_NAMES, POPOFF, ROLL, WHEEL, RulesError
+from rules.core import LION, OVER, PHASE_NAMES, POPOFF, RulesError
 from rules.games import find_game, new_game
 from rules.players import PLAYERS
 from rules.playout import Rng
@@ -356,54 +357,53 @@ class Session(Hands):
         return "Player %d%s" % (p + 1, "" if p not in self.players else " (computer)")
 
     def _instruction(self):
-        """One sentence: what the board waits for now."""
+        """One sentence: what the board waits for now (``host.sim.waits``)."""
         ctl = self.rig.ctl
-        game = ctl.game
-        names = game.board.ids
-        if ctl.prompt >= 0:
+        board = ctl.game.board
+        names = board.ids
+        what, who, detail = waits(ctl)
+        if what == "new_game":
             return "New game? Hold button 2 again to start one; a click keeps this game."
-        if game.phase == OVER:
-            winners = views.winners(game)
-            return " and ".join("Player %d" % (p + 1) for p in winners) + " won!" if winners else "A tie."
-        if ctl.ports.wheels is not None and ctl.ports.wheels.settling():
+        if what == "over":
+            return " and ".join("Player %d" % (p + 1) for p in detail) + " won!" if detail else "A tie."
+        if what == "popoff":
+            return "Pop-off! Player %d presses button 1, player %d button 2: the first 6 wins." % (
+                detail[0] + 1, detail[1] + 1)
+        if what == "turning":
             return "A wheel is turning: the board follows it once the wheel rests."
-        extra, missing, wheels = ctl.mismatch()
-        if missing and not extra and not wheels and all(game.board.kinds[s] == "start" for s in missing):
-            # pieces the rules have just brought into play (or a board still to be set up)
-            return "Put the pieces on their START: %s (click the space)." % ", ".join(names[s] for s in missing)
-        if extra or missing or wheels:
+        if what == "board":
+            extra, missing, wheels = detail
+            if missing and not extra and not wheels and all(board.kinds[s] == "start" for s in missing):
+                # pieces the rules have just brought into play (or a board still to be set up)
+                return "Put the pieces on their START: %s (click the space)." % ", ".join(names[s] for s in missing)
             parts = []
             if missing:
                 parts.append("put a piece on " + ", ".join(names[s] for s in missing) + " (click the space)")
             if extra:
                 parts.append("take the piece off " + ", ".join(names[s] for s in extra) + " (click it)")
             if wheels:
-                parts.append("turn wheel " + ", ".join(game.board.wheel_ids[w] for w in wheels) + " back")
+                parts.append("turn wheel " + ", ".join(board.wheel_ids[w] for w in wheels) + " back")
             return "The board differs from the game: " + "; ".join(parts) + "."
-        who = self._who(game.actor)
-        if game.actor in self.players and game.phase != POPOFF:  # a computer seat acts by itself: nobody is told to click
+        name = self._who(who)
+        if who in self.players:  # a computer seat acts by itself: nobody is told to click
             if self.speed == "step":
-                return "%s waits for Next step." % who
-            return "%s is %s\u2026" % (who, "choosing" if game.phase != ROLL else "throwing the sticks" if ctl.sticks else "rolling")
-        if game.phase == ROLL:
-            return "%s: press a die button to %s." % (who, "throw the sticks" if ctl.sticks else "roll")
-        if game.phase == POPOFF and ctl.duel is not None:
-            a, b = ctl.duel.players
-            return "Pop-off! Player %d presses button 1, player %d button 2: the first 6 wins." % (
-                a + 1, b + 1)
-        if ctl.offered is not None or ctl.choice:
-            return "%s: click button 1 for the next choice, hold it to confirm this one." % who
-        if game.phase == WHEEL:
-            return "%s landed on a star: turn one wheel a quarter turn." % who
-        if game.phase == DECIDE:
-            hint = ""
-            if ctl.hint:
-                hint = " Hint: the piece on %s to %s (blinking white)." % (names[ctl.hint[0]], names[ctl.hint[1]])
-            if ctl.in_hand() >= 0:
-                return "%s: put the piece down on a white space.%s" % (who, hint)
-            return "%s: lift a glowing piece (click it), then click a white space.%s" % (who, hint)
-        return ""
-
+                return "%s waits for Next step." % name
+            doing = "choosing" if what != "throw" else "throwing the sticks" if detail else "rolling"
+            return "%s is %s\u2026" % (name, doing)
+        if what == "throw":
+            return "%s: press a die button to %s." % (name, "throw the sticks" if detail else "roll")
+        if what in ("choice", "offered"):
+            return "%s: click button 1 for the next choice, hold it to confirm this one." % name
+        if what == "foul":
+            return "%s: a foul is named: press the button of the counter that fouled." % name
+        if what == "wheel":
+            return "%s landed on a star: turn one wheel a quarter turn." % name
+        hint = ""
+        if ctl.hint:
+            hint = " Hint: the piece on %s to %s (blinking white)." % (names[ctl.hint[0]], names[ctl.hint[1]])
+        if detail >= 0:
+            return "%s: put the piece down on a white space.%s" % (name, hint)
+        return "%s: lift a glowing piece (click it), then click a white space.%s" % (name, hint)
 
 def _shown(piece):
     """A piece as the page draws it: Mehen's lions by a mark of their own."""
