@@ -535,7 +535,7 @@ class Table(Hands):
 
     def turn(self, text):
         match = re.fullmatch(r"w\s*(\d)\s*([+-])(2?)", text.strip(), re.IGNORECASE)
-        wheels = len(self.game.wheels) if self.game.name == "detour" else 0
+        wheels = len(self.rig.sim.positions)  # the wheels the simulated board has
         if not wheels:
             raise ValueError("%s has no wheels" % TITLES[self.game.name])
         if not match:
