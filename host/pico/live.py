@@ -28,11 +28,12 @@ from app.keeper import VERSION
 from hal import storage
 from hal.pixels import BLUE_MA, GREEN_MA, IDLE_MA, RED_MA
 from host.boardfile import read_board
+from host.sim import views
 from host.sim.screen import wire_colours
 from host.sim.web import layout
-from host.sim.web.session import Session, _shown
+from host.sim.web.session import Session, _shown, _told
 from rules.core import OVER, PHASE_NAMES, POPOFF, RulesError
-from rules.record import RecordError, apply, replay, start
+from rules.record import replay, start
 
 PROTOCOL = 1  # the version of hardware/usb-protocol.md this side speaks
 PING_S = 0.25  # a ping this often keeps the subscription (the board drops it after 750 ms without a line)
@@ -403,19 +404,10 @@ class LiveSession:
                 self._post("record", {"steps": [{"who": -1, "step": "?", "says": [str(err)]}], "replay": None})
                 return
             told = lines[:1]
-        game = self._story_game
-        view = __import__("host.sim.views." + game.name, None, None, ("say",))
         for number in range(len(told), len(lines)):
-            who = -1 if game.phase == POPOFF else game.actor
-            try:
-                events = apply(game, lines[number], number + 1)
-            except RecordError as err:
-                self._story.append({"who": -1, "step": "?", "says": [str(err)]})
-                continue
-            step = list(json.loads(lines[number]).values())[0]
-            self._story.append({"who": who, "step": step, "says": [view.say(game, e) for e in events if e[0] != "turn"]})
+            self._story.append(_told(self._story_game, lines[number], number))
         self._told = list(lines)
-        self.game = game
+        self.game = self._story_game
         self._post("record", {"steps": self._story, "replay": None})
 
     def state(self):
@@ -427,7 +419,7 @@ class LiveSession:
                     "dice": "", "standings": [], "pieces": [], "hand": [], "wheels": [], "buttons": [False, False],
                     "picked": "", "paused": False, "duel": [], "notes": f.notes, "lights": []}
         where = layout.pieces(game) or []
-        winners = getattr(game, "winners", ()) or ((game.winner,) if game.winner >= 0 else ())
+        winners = views.winners(game)
         duel = [p for p, _, _ in game.chance_outcomes()] if game.phase == POPOFF else []
         return {
             "phase": PHASE_NAMES[game.phase], "turn": game.turn, "actor": game.actor,
@@ -455,7 +447,7 @@ class LiveSession:
 def _waits(game):
     """What the game waits for, in words."""
     if game.phase == OVER:
-        winners = getattr(game, "winners", ()) or ((game.winner,) if game.winner >= 0 else ())
+        winners = views.winners(game)
         return " and ".join("player %d" % (p + 1) for p in winners) + " won" if winners else "a tie"
     what = {"roll": "rolls", "decide": "moves", "wheel": "turns a wheel", "popoff": "is in a pop-off"}
     return "player %d %s" % (game.actor + 1, what[PHASE_NAMES[game.phase]])

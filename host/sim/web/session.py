@@ -277,17 +277,8 @@ class Session(Hands):
             self._story_head = lines[0]
             self._story_game = start(lines[0], read_board)
             self.story = []
-        view = __import__("host.sim.views." + self._game.name, None, None, ("say",))
-        game = self._story_game
         for number in range(len(self.story) + 1, len(lines)):
-            who = -1 if game.phase == POPOFF else game.actor
-            try:
-                events = apply(game, lines[number], number + 1)
-            except RecordError as err:  # cannot happen with the controller's own record; say so if it does
-                self.story.append({"who": -1, "step": "?", "says": [str(err)]})
-                continue
-            step = list(json.loads(lines[number]).values())[0]
-            self.story.append({"who": who, "step": step, "says": [view.say(game, e) for e in events if e[0] != "turn"]})
+            self.story.append(_told(self._story_game, lines[number], number))
         replaying = {"at": self.keeper.steps, "of": len(self.loaded[1])} if self.loaded else None
         self._post("record", {"steps": self.story, "replay": replaying})
 
@@ -346,7 +337,7 @@ class Session(Hands):
         """A decision offered on the buttons, and what it would do."""
         game = self.rig.ctl.game.copy()
         text = game.notation(decision)
-        view = __import__("host.sim.views." + game.name, None, None, ("say",))
+        view = views.find(game.name)
         try:
             says = [view.say(game, e) for e in game.play(decision) if e[0] != "turn"]
         except RulesError:
@@ -404,6 +395,19 @@ class Session(Hands):
         if detail >= 0:
             return "%s: put the piece down on a white space.%s" % (name, hint)
         return "%s: lift a glowing piece (click it), then click a white space.%s" % (name, hint)
+
+def _told(game, text, number):
+    """Line ``number`` of a record (``text``) played on ``game``, as the page
+    lists it: who took the step, the step, and what happened in words."""
+    who = -1 if game.phase == POPOFF else game.actor
+    try:
+        events = apply(game, text, number + 1)
+    except RecordError as err:  # cannot happen with a controller's own record; say so if it does
+        return {"who": -1, "step": "?", "says": [str(err)]}
+    view = views.find(game.name)
+    return {"who": who, "step": list(json.loads(text).values())[0],
+            "says": [view.say(game, e) for e in events if e[0] != "turn"]}
+
 
 def _shown(piece):
     """A piece as the page draws it: Mehen's lions by a mark of their own."""
