@@ -173,6 +173,8 @@ class Session(Hands):
     def _note(self, text):
         self.notes = (self.notes + [text])[-LOG_LINES:]
 
+    # -- what the page does ---------------------------------------------------------
+
     def act(self, request):
         """Apply one action from the page; ValueError says what was wrong with it."""
         what = request.get("do")
