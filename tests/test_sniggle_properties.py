@@ -204,7 +204,7 @@ def test_the_terminal_game_plays_sniggle_and_the_record_replays(tmp_path):
         return subprocess.run([sys.executable, "-m", *args], cwd=root, capture_output=True, text=True, timeout=120)
 
     record = tmp_path / "game.jsonl"
-    result = run("host.sim", "--game", "sniggle", "--players", "3", "--seed", "2", "--record", str(record),
+    result = run("host.sim.terminal", "--game", "sniggle", "--players", "3", "--seed", "2", "--record", str(record),
                  "--option", "colours=GYR")
     assert result.returncode == 0, result.stderr
     assert "throws" in result.stdout and "goes first" in result.stdout and "SNIGGLE" in result.stdout

@@ -2,7 +2,7 @@
 for RPI_PICO on an emulated RP2040, on a board modelled from its parts'
 datasheets and wired as hardware/pins.json and hardware/README.md say.
 
-What the Pico lights is read off its data pin (host/vpico/parts.mjs decodes
+What the Pico lights is read off its data pin (host/pico/vpico/parts.mjs decodes
 the WS2812B wire) and compared with the simulator: a Rig (hal.simulated)
 runs the same game in CPython. A picture breathes and blinks with the time,
 and the moment a frame was painted for is the tick's clock reading, a few
@@ -30,10 +30,10 @@ from app.keeper import SAVES, Keeper
 from app.paint import paint
 from hal.pixels import Pixels
 from hal.simulated import Bytes, Rig
-from host import build as b
 from host.bench import PAUSE_MS
-from host.bench_pico import longest_pause
-from host.vpico import MissingPicoFiles, VirtualPico, flash, pico_files
+from host.bench.pico import longest_pause
+from host.pico import build as b
+from host.pico.vpico import MissingPicoFiles, VirtualPico, flash, pico_files
 from rules.board import MAX_PIXELS
 from rules.core import DECIDE, ROLL, WHEEL
 from rules.games import new_game
@@ -324,7 +324,7 @@ def flashed(build_dir, tmp_path_factory):
     folder = tmp_path_factory.mktemp("flashed")
     with VirtualPico(folder / "fs.bin") as pico:
         assert pico.wait_frame(0, timeout=1) is None  # nothing on it lights a pixel
-        command = [sys.executable, "-m", "host.build", "flash", "--port", pico.port, "--out", str(build_dir)]
+        command = [sys.executable, "-m", "host.pico.build", "flash", "--port", pico.port, "--out", str(build_dir)]
         result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
         assert result.returncode == 0, result.stdout + result.stderr
         assert pico.wait_frame(0) is not None  # the game runs: the board lights up
