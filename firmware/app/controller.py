@@ -370,7 +370,7 @@ class Controller:
                 self._roll(now)
         elif event == LONG and i == 0 and game.phase == WHEEL:
             for d in game.legal():
-                if d[1] < 0 and not self.disagrees():  # Detour's pass, where a wheel turn may be declined
+                if game.is_pass(d) and not self.disagrees():  # where the wheel turn may be declined
                     self.play(d)
         elif event == LONG and i == 0:
             self._ask_hint()
@@ -527,8 +527,9 @@ class Controller:
 
     def _pocket(self):
         """A flicking game's pocket beam saw a counter drop: offer the pots first."""
-        legal = self.game.legal()
-        pots = tuple(d for d in legal if d[0] in ("pot", "also"))
+        game = self.game
+        legal = game.legal()
+        pots = tuple(d for d in legal if game.into_pocket(d))
         if pots and self.offered is not None:
             self.offered = pots + tuple(d for d in legal if d not in pots)
             self.picked = self.picker.offer(self.offered)
@@ -632,21 +633,21 @@ class Controller:
         if len(turned) != 1:
             return
         w, q = turned[0]
-        for d in self.game.legal():
-            if d[1] == w and d[2] & 3 == q:
-                self.play(d)
-                return
+        step = self.game.turning(w, q)
+        if step is not None:
+            self.play(step)
 
     def _turned(self):
         """(wheel, quarters 1..3) of every wheel that stands elsewhere than the rules say."""
         wheels = self.ports.wheels
+        rules = self.game.wheels  # where the rules have them; none for a game without wheels
         out = []
-        if wheels is None or self.game.name != "detour":
+        if wheels is None or not rules:
             return out
         for w in range(wheels.count):
             p = wheels.position(w)
-            if p >= 0 and p != self.game.wheels[w]:
-                out.append((w, (p - self.game.wheels[w]) & 3))
+            if p >= 0 and p != rules[w]:
+                out.append((w, (p - rules[w]) & 3))
         return out
 
     # -- what to light -------------------------------------------------------------
@@ -736,7 +737,7 @@ class Controller:
         turned = self._turned()
         if self.game.phase == WHEEL and len(turned) == 1:
             w, q = turned[0]
-            if any(d[1] == w and d[2] & 3 == q for d in self.game.legal()):
+            if self.game.turning(w, q) is not None:
                 return ()
         return tuple(w for w, _ in turned)
 

@@ -99,7 +99,7 @@ class Canvas:
         owners = ctl.owners
         moves = ctl.moves
         at = self.at
-        wheels = bytes(getattr(game, "wheels", b""))
+        wheels = bytes(game.wheels)
         if game is not self.game or owners is None or owners != self._owned or wheels != self._wheels:
             still = self.still
             still[:] = self.base
@@ -257,8 +257,9 @@ def _candidate(ctl, canvas, f, now, picked):
             _put(f, i, colour, level)
             if flash:
                 _put(f, j, lit)
-    if decision[0] == "w" and decision[1] >= 0 and flash:
-        for i in canvas.wheel_at[decision[1]]:
+    w = ctl.game.wheel_of(decision)
+    if w >= 0 and flash:
+        for i in canvas.wheel_at[w]:
             _put(f, i, lit)
 
 
@@ -267,9 +268,9 @@ def _die_on_offer(ctl):
     picked = ctl.picked
     if not ctl.choice or picked is None or not ctl.faces.leds:
         return
-    decision = picked[1]
-    if len(decision) > 2 and isinstance(decision[2], int) and 1 <= decision[2] <= 6:
-        ctl.faces.show(0, decision[2], C.WHITE)
+    die = ctl.game.die_of(picked[1])
+    if die:
+        ctl.faces.show(0, die, C.WHITE)
         ctl.faces.clear(1)
 
 

@@ -348,6 +348,9 @@ class Sniggle(Game):
     def moves(self):
         return tuple((d, self.pos[4 * self.turn + d[1]], d[3]) for d in self.legal())
 
+    def die_of(self, decision):
+        return decision[2]
+
     # -- the protocol hooks ------------------------------------------------
 
     def _outcomes(self):

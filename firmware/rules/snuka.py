@@ -134,6 +134,9 @@ class Snuka(Game):
             return tuple(c for c in range(1, 7) if self.colours[c] == UP)
         return (self.on,)
 
+    def into_pocket(self, decision):
+        return decision[0] == "pot" or decision[0] == "also"
+
     def lowest(self):
         """The colour the rotation asks for: the lowest still on the cloth, or -1."""
         for c in range(1, 7):
