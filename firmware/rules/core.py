@@ -85,6 +85,9 @@ class Game:
 
     name = ""
     wheels = b""  # where each of the board's turning wheels stands, in quarter turns (Detour)
+    # what paints this game's own layer of lights in place of the pieces' (app.paint): the
+    # module by name, so that the rules import nothing of the app; "" for a game of pieces only
+    look = ""
 
     def __init__(self, board, players, options):
         """What every game state has; a game's own ``__init__`` checks its

@@ -90,6 +90,7 @@ class Snuka(Game):
     """One frame of Tiddlee Snuka; see the module notes for the steps."""
 
     name = "snuka"
+    look = "app.snuka_look"
     min_players = 1
     max_players = 6  # the score bars of boards/snuka.json; a board file sets its own limit
 
