@@ -88,6 +88,9 @@ class Game:
     # what paints this game's own layer of lights in place of the pieces' (app.paint): the
     # module by name, so that the rules import nothing of the app; "" for a game of pieces only
     look = ""
+    # how the computer players judge this game (rules.players): the module by name, imported
+    # with them and never by the rules; "" for a game whose end alone counts
+    tactics = ""
 
     def __init__(self, board, players, options):
         """What every game state has; a game's own ``__init__`` checks its

@@ -200,6 +200,7 @@ class Detour(Game):
     """One game of Detour; see the module notes for the steps."""
 
     name = "detour"
+    tactics = "rules.detour_tactics"
     min_players = 2
     max_players = 4
 

@@ -117,6 +117,7 @@ class Mehen(Game):
     """One game of Mehen; see the module notes for the steps."""
 
     name = "mehen"
+    tactics = "rules.mehen_tactics"
     min_players = 2
     max_players = 6
 

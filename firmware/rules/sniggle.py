@@ -281,6 +281,7 @@ class Sniggle(Game):
     """One game of Sniggle; see the module notes for the steps."""
 
     name = "sniggle"
+    tactics = "rules.sniggle_tactics"
     min_players = 2
     max_players = 4
 

@@ -1,7 +1,7 @@
 """Sniggle's inner loops, compiled to the Pico's machine code by
 MicroPython's viper emitter: the walk through its main area
 (``rules.sniggle.walk_main``) and the search's rating of every player
-(``rules.players.sniggle_rate``).
+(``rules.sniggle_tactics.sniggle_rate``).
 
 Interpreted, the walk takes about 2 ms a piece on a Pico, 8 of the 10 ms the
 legal moves after a roll may take with four pieces to move; compiled, about
