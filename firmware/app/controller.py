@@ -54,13 +54,6 @@ FLASH_SHOW_MS = 900  # how long an event's animation lasts
 PROMPT_MS = 5000  # the "new game?" offer lapses after this
 HINT_MS = 1500  # the hint's search budget on the Pico
 
-# events that happen on a space: name -> (index of the player, index of the space)
-_SPACE_EVENTS = {
-    "sent_back": (1, 3), "eaten": (1, 3), "collided": (1, 3), "popoff": (1, 3),
-    "finished": (1, 3), "star": (1, 3), "home": (1, 3),
-}
-_DICE_EVENTS = ("again", "extra_throw")
-
 
 class Ports:
     """The hardware the controller drives: ``pixels`` (hal.pixels.Pixels),
@@ -654,13 +647,14 @@ class Controller:
 
     def _show_events(self, events):
         until = add(self.now, FLASH_SHOW_MS)
-        board = self.game.board
+        game = self.game
+        board = game.board
         for event in events:
-            where = _SPACE_EVENTS.get(event[0])
-            if where and len(event) > where[1] and isinstance(event[where[1]], int) and 0 <= event[where[1]] < len(board.ids):
-                player = event[where[0]]
-                self.flashes.append((until, board.leds[event[where[1]]], C.player(self.game, player)))
-            elif event[0] in _DICE_EVENTS:
+            # an event on a space names its player at index 1, the space at index 3
+            if event[0] in game.space_events and len(event) > 3 and isinstance(event[3], int) \
+                    and 0 <= event[3] < len(board.ids):
+                self.flashes.append((until, board.leds[event[3]], C.player(game, event[1])))
+            elif event[0] in game.dice_events:
                 for leds in self.faces.leds:
                     for led in leds:
                         self.flashes.append((until, led, C.WHITE))

@@ -91,6 +91,10 @@ class Game:
     # how the computer players judge this game (rules.players): the module by name, imported
     # with them and never by the rules; "" for a game whose end alone counts
     tactics = ""
+    # the events the board flashes (app.controller): in the player's colour on a space (the
+    # event's player at index 1, its space at index 3), or the dice white (another throw)
+    space_events = ()
+    dice_events = ()
 
     def __init__(self, board, players, options):
         """What every game state has; a game's own ``__init__`` checks its

@@ -201,6 +201,7 @@ class Detour(Game):
 
     name = "detour"
     tactics = "rules.detour_tactics"
+    space_events = ("sent_back", "collided", "popoff", "finished", "star")
     min_players = 2
     max_players = 4
 

@@ -118,6 +118,8 @@ class Mehen(Game):
 
     name = "mehen"
     tactics = "rules.mehen_tactics"
+    space_events = ("eaten",)
+    dice_events = ("extra_throw",)
     min_players = 2
     max_players = 6
 

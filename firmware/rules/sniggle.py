@@ -282,6 +282,8 @@ class Sniggle(Game):
 
     name = "sniggle"
     tactics = "rules.sniggle_tactics"
+    space_events = ("sent_back", "home")
+    dice_events = ("again",)
     min_players = 2
     max_players = 4
 
