@@ -27,9 +27,6 @@ from hal.die import TUMBLE_STEP_MS
 from hal.ticks import diff
 from rules.core import EMPTY, LION, OVER, POPOFF, ROLL
 
-# the spaces the rules name, lit a little warmer than plain track
-SPECIAL_KINDS = ("start", "finish", "star", "wheel_star", "centre", "home", "trademark", "head", "tail", "pocket")
-
 
 def spread(frame, at, owners, rgb):
     """The colour ``rgb`` (0xRRGGBB) into ``frame`` at each byte offset
@@ -74,8 +71,9 @@ class Canvas:
                               for w in range(len(wheel_cells) // 9))
         self.base = base = bytearray(len(self.frame))  # the board with nothing on it
         kinds = board.kinds
+        special = ctl.game.special_kinds
         for s in range(len(self.at)):
-            colour = C.SPECIAL if kinds[s] in SPECIAL_KINDS else C.SPACE
+            colour = C.SPECIAL if kinds[s] in special else C.SPACE
             i = self.at[s]
             base[i] = colour[0]
             base[i + 1] = colour[1]

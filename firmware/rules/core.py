@@ -95,6 +95,7 @@ class Game:
     # event's player at index 1, its space at index 3), or the dice white (another throw)
     space_events = ()
     dice_events = ()
+    special_kinds = ()  # the kinds of space the rules name, lit a little warmer than plain track
 
     def __init__(self, board, players, options):
         """What every game state has; a game's own ``__init__`` checks its

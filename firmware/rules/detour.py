@@ -202,6 +202,7 @@ class Detour(Game):
     name = "detour"
     tactics = "rules.detour_tactics"
     space_events = ("sent_back", "collided", "popoff", "finished", "star")
+    special_kinds = ("start", "finish", "star", "wheel_star", "centre")
     min_players = 2
     max_players = 4
 

@@ -120,6 +120,7 @@ class Mehen(Game):
     tactics = "rules.mehen_tactics"
     space_events = ("eaten",)
     dice_events = ("extra_throw",)
+    special_kinds = ("tail", "head")
     min_players = 2
     max_players = 6
 

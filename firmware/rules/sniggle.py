@@ -284,6 +284,7 @@ class Sniggle(Game):
     tactics = "rules.sniggle_tactics"
     space_events = ("sent_back", "home")
     dice_events = ("again",)
+    special_kinds = ("start", "trademark", "home")
     min_players = 2
     max_players = 4
 

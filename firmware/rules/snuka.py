@@ -92,6 +92,7 @@ class Snuka(Game):
     name = "snuka"
     look = "app.snuka_look"
     tactics = "rules.snuka_tactics"
+    special_kinds = ("pocket",)
     min_players = 1
     max_players = 6  # the score bars of boards/snuka.json; a board file sets its own limit
 
