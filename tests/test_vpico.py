@@ -566,7 +566,7 @@ SNIGGLE_RATINGS = (
 
 
 def test_the_picos_compiled_sniggle_rating_rates_what_cpython_rates(flashed):
-    found, expected = on_the_pico_and_here(flashed[0], "players", "sniggle_rate", SNIGGLE_RATINGS)
+    found, expected = on_the_pico_and_here(flashed[0], "sniggle_tactics", "sniggle_rate", SNIGGLE_RATINGS)
     assert found == expected  # the Pico rates with the loop compiled to machine code
 
 

@@ -341,6 +341,10 @@ class Sniggle(Game):
     """One game of Sniggle; see the module notes for the steps."""
 
     name = "sniggle"
+    tactics = "rules.sniggle_tactics"
+    space_events = ("sent_back", "home")
+    dice_events = ("again",)
+    special_kinds = ("start", "trademark", "home")
     min_players = 2
     max_players = 4
 

@@ -2,7 +2,7 @@
 MicroPython's viper emitter: the walk through its main area
 (``rules.sniggle.walk_main``), the spaces it marked (``collect``), the moves
 onto them (``fill_moves``) and the search's rating of every player
-(``rules.players.sniggle_rate``).
+(``rules.sniggle_tactics.sniggle_rate``).
 
 The legal moves after a roll may number 144 with four pieces to move, and the
 budget for them is 10 ms. Interpreted, the walk took about 2 ms a piece on a

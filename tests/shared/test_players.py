@@ -3,11 +3,10 @@ both interpreters for the same seed, budgets kept, a win taken."""
 
 from rules.core import ROLL, RulesError
 from rules.games import GAMES, new_game
-from rules.players import (
-    FOUL_PERCENT, POT_PERCENT, WIN, GreedyPlayer, RandomPlayer, SearchPlayer, chances, evaluate, plans, play_out,
-)
+from rules.players import WIN, GreedyPlayer, RandomPlayer, SearchPlayer, chances, evaluate, plans, play_out
 from rules.playout import Rng, random_step
 from rules.sniggle import move
+from rules.snuka_tactics import FOUL_PERCENT, POT_PERCENT
 from support import REPORTS, board_data, raises
 
 _boards = {}
