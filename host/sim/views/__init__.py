@@ -10,6 +10,22 @@ game) says:
 
 ``draw(game)`` puts them together as plain text; the terminal simulator
 (``host.sim.terminal``) lays out the same spaces and paints each in its pixel's colour.
+
+The browser simulator (``host.sim.web.layout``) asks the same module how the
+page shows the game:
+
+    BLURB             a line about the game, under its title in the chooser
+    LOOK              how the page draws the board: the surface colour, a
+                      frame's colour or None, the tiles ("square", "disc" or
+                      "spot"), the room right of the spaces (in spaces) for
+                      a mark that runs on, whether pieces stand on the board
+                      (the hand and the legend speak of them), whether lions
+                      do, and the help line, or None for the one about pieces
+    MARKS             what is printed on a space of each kind that has a mark
+    links(board, data)  (lines along the path, the wheels and their routes)
+    standings(game)   one line per player: how far they are
+    pieces(game)      what stands on each space, or None where the board
+                      tracks no pieces
 """
 
 import importlib
@@ -68,3 +84,13 @@ def grid_rulers(board, kinds):
             by_col[3 * board.xs[s]] = " %s " % sid[0]
             by_row[board.ys[s]] = sid[1:]
     return by_col, by_row
+
+
+def track_links(board, paths):
+    """Lines between the spaces next to each other along each of ``paths`` (lists of space names)."""
+    links = []
+    for path in paths:
+        for a, b in zip(path, path[1:]):
+            s, t = board.space(a), board.space(b)
+            links.append([board.xs[s], board.ys[s], board.xs[t], board.ys[t]])
+    return links

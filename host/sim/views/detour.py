@@ -1,7 +1,7 @@
 """Detour in the terminal: the board as text and each event as a sentence."""
 
 from host.sim import views
-from rules.detour import KINDS
+from rules.detour import FINISHED, KINDS
 
 _ARROWS = "^>v<"
 _CELL = {"path": " . ", "start": " S ", "finish": " F ", "star": " * ",
@@ -78,3 +78,50 @@ def say(game, event):
     if kind == "turn":
         return "player %d's turn" % (event[1] + 1)
     return repr(event)
+
+
+# -- in the browser ------------------------------------------------------------
+
+BLURB = "Arrow pieces race to FINISH; stars turn the wheels that reroute the path."
+LOOK = {"surface": "#1c2a36", "frame": None, "tiles": "square", "room": 0, "pieces": True, "lions": False,
+        "help": None}
+MARKS = {"start": "S", "finish": "F", "star": "\u2605", "wheel_star": "\u2605", "centre": "\u2605"}
+_DX = (0, 1, 0, -1)
+_DY = (-1, 0, 1, 0)
+
+
+def links(board, data):
+    """Half-segments from each space towards each of its exits; the wheels'
+    own routes (at position 0, relative to the star) apart, as the wheel
+    turns them."""
+    fixed = []
+    routes = [[] for _ in board.wheel_ids]
+    for s in range(len(board.ids)):
+        w = board.wheel_of[s]
+        x, y = board.xs[s], board.ys[s]
+        if w != 255:
+            star = board.wheel_cells[9 * w + 4]
+            x, y = x - board.xs[star], y - board.ys[star]
+        for d in range(4):
+            if board.fixed[s] & (1 << d):
+                segment = [x, y, x + _DX[d] * 0.5, y + _DY[d] * 0.5]
+                (routes[w] if w != 255 else fixed).append(segment)
+    wheels = []
+    for w in range(len(board.wheel_ids)):
+        star = board.wheel_cells[9 * w + 4]
+        wheels.append({"id": board.wheel_ids[w], "x": board.xs[star], "y": board.ys[star], "route": routes[w]})
+    return fixed, wheels
+
+
+def standings(game):
+    return ["%d of %d finished" % (sum(1 for p in game.pieces_of(n) if game.pos[p] == FINISHED), game.per)
+            for n in range(game.players)]
+
+
+def pieces(game):
+    """Each piece as [owner, letter, heading]."""
+    where = [[] for _ in game.board.ids]
+    for p, s in enumerate(game.pos):
+        if s >= 0:
+            where[s].append([p // game.per, "abcd"[p % game.per], game.head[p]])
+    return where

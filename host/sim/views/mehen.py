@@ -2,6 +2,7 @@
 event as a sentence."""
 
 from host.sim import views
+from rules.core import LION
 from rules.mehen import MARBLES, sticks_text
 
 _WIDTH = 3  # characters per square
@@ -115,3 +116,33 @@ def say(game, event):
     if kind == "won":
         return "player %d has every marble home and wins!" % (event[1] + 1)
     return repr(event)
+
+
+# -- in the browser ------------------------------------------------------------
+
+BLURB = "The ancient serpent race: out to the head and back, with throw sticks."
+LOOK = {"surface": "#33291d", "frame": None, "tiles": "disc", "room": 0, "pieces": True, "lions": True,
+        "help": None}
+MARKS = {"head": "\u25c9", "tail": "\u25cb"}
+
+
+def links(board, data):
+    """Lines along the spiral, square by square."""
+    return views.track_links(board, [sorted(board.ids, key=int)]), []
+
+
+def standings(game):
+    return ["%d of %d home" % (game.home(n), MARBLES) for n in range(game.players)]
+
+
+def pieces(game):
+    """The marbles as [owner, no label, no heading], the lions as [LION, ...]."""
+    board = game.board
+    where = [[] for _ in board.ids]
+    for m, progress in enumerate(game.marbles):
+        if progress < board.length:
+            where[board.route[progress]].append([m // MARBLES, "", -1])
+    for progress in game.lions:
+        if progress < board.length:
+            where[board.route[progress]].append([LION, "", -1])
+    return where

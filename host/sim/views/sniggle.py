@@ -78,3 +78,28 @@ def say(game, event):
     if kind == "won":
         return "player %d (%s) wins!" % (event[1] + 1, _NAMES[game.colour[event[1]]])
     return repr(event)
+
+
+# -- in the browser ------------------------------------------------------------
+
+BLURB = "Four numbered pieces each race across the grid into the SNIGGLE Zone."
+LOOK = {"surface": "#1d2a23", "frame": None, "tiles": "square", "room": 1, "pieces": True, "lions": False,
+        "help": None}
+MARKS = {"start": "S", "trademark": "SNIGGLE"}
+
+
+def links(board, data):
+    """Lines along the Zone's paths."""
+    return views.track_links(board, [p["spaces"] for p in data.get("paths", ())]), []
+
+
+def standings(game):
+    return ["%d of 4 home" % (4 - len(game.in_play(n))) for n in range(game.players)]
+
+
+def pieces(game):
+    """Each piece as [owner, its number, no heading]."""
+    where = [[] for _ in game.board.ids]
+    for p, s in enumerate(game.pos):
+        where[s].append([p // 4, str(p % 4 + 1), -1])
+    return where

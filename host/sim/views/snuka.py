@@ -95,3 +95,27 @@ def say(game, event):
         shared = " (shared)" if len(game.winners) > 1 else ""
         return "player %d wins with %d%s!" % (event[1] + 1, game.scores[event[1]], shared)
     return repr(event)
+
+
+# -- in the browser ------------------------------------------------------------
+
+BLURB = "Snooker with winks: the board referees and keeps the score."
+LOOK = {"surface": "#123a2a", "frame": "#5a3a1e", "tiles": "spot", "room": 0, "pieces": False, "lions": False,
+        "help": "Click a pocket when a counter drops into it. The board's buttons say what happened: a colour pots it "
+                "(or puts it back), a foul kind then the counter's colour is a foul. Button 1: a click shows the next "
+                "choice, a long press confirms it."}
+MARKS = {}
+
+
+def links(board, data):
+    """No lines: no path runs across the cloth."""
+    return [], []
+
+
+def standings(game):
+    return ["%d point%s" % (game.scores[n], "" if abs(game.scores[n]) == 1 else "s") for n in range(game.players)]
+
+
+def pieces(game):
+    """None: the board does not track where the counters lie."""
+    return None

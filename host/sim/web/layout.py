@@ -1,5 +1,6 @@
 """What the page needs to draw a board and to set up a game: read from the
-board files and the rules modules, never worked out again in the browser."""
+board files, the rules modules and each game's view (``host.sim.views``),
+never worked out again in the browser."""
 
 import inspect
 import math
@@ -8,15 +9,10 @@ import sys
 
 from app import colours as C
 from host.boardfile import read_board
-from rules.core import LION
+from host.sim import views
 from rules.games import GAMES, find_game
 from rules.players import PLAYERS
 
-_DX = (0, 1, 0, -1)
-_DY = (-1, 0, 1, 0)
-# what is printed on a space of each kind, where the kind has a mark
-_MARKS = {"start": "S", "finish": "F", "star": "\u2605", "wheel_star": "\u2605", "centre": "\u2605",
-          "head": "\u25c9", "tail": "\u25cb", "trademark": "SNIGGLE"}
 SEATS = ("human",) + tuple(sorted(PLAYERS))
 
 
@@ -33,7 +29,8 @@ def _option_notes(module):
 
 
 def catalogue():
-    """Every game, for the set-up form: title, player counts, rule options."""
+    """Every game, for the set-up form: its name as the page writes it, a
+    line about it, the board's title, player counts, rule options."""
     games = []
     for name in GAMES:
         cls = find_game(name)
@@ -42,7 +39,8 @@ def catalogue():
         notes = _option_notes(module)
         options = [{"name": key, "default": value, "note": notes.get(key, "")}
                    for key, value in module.DEFAULTS.items()]
-        games.append({"name": name, "title": data.get("title", name),
+        games.append({"name": name, "display": views.TITLES[name], "blurb": views.find(name).BLURB,
+                      "title": data.get("title", name),
                       "min_players": cls.min_players, "max_players": data.get("max_players", cls.max_players),
                       "options": options})
     return {"games": games, "seats": SEATS, "palette": [hex_colour(c) for c in C.PLAYERS]}
@@ -60,59 +58,20 @@ def _unit(board):
     return best or 1
 
 
-def _detour_links(board):
-    """Half-segments from each space towards each of its exits; the wheels'
-    own routes (at position 0, relative to the star) apart, as the wheel
-    turns them."""
-    links = []
-    wheels = [[] for _ in board.wheel_ids]
-    for s in range(len(board.ids)):
-        w = board.wheel_of[s]
-        x, y = board.xs[s], board.ys[s]
-        if w != 255:
-            star = board.wheel_cells[9 * w + 4]
-            x, y = x - board.xs[star], y - board.ys[star]
-        for d in range(4):
-            if board.fixed[s] & (1 << d):
-                segment = [x, y, x + _DX[d] * 0.5, y + _DY[d] * 0.5]
-                (wheels[w] if w != 255 else links).append(segment)
-    discs = []
-    for w in range(len(board.wheel_ids)):
-        star = board.wheel_cells[9 * w + 4]
-        discs.append({"id": board.wheel_ids[w], "x": board.xs[star], "y": board.ys[star], "route": wheels[w]})
-    return links, discs
-
-
-def _track_links(board, data):
-    """Lines along the paths a piece follows: Mehen's spiral, Sniggle's Zone."""
-    links = []
-    paths = [p["spaces"] for p in data.get("paths", ())]
-    if board.game == "mehen":
-        paths.append(sorted(board.ids, key=int))
-    for path in paths:
-        for a, b in zip(path, path[1:]):
-            s, t = board.space(a), board.space(b)
-            links.append([board.xs[s], board.ys[s], board.xs[t], board.ys[t]])
-    return links
-
-
 def board_layout(game):
-    """The board as the page draws it: spaces with their pixel, the lines of
-    the path, the Detour wheels, the extra pixels, the board's own buttons
-    (Tiddlee Snuka's, in the order the page sends them back), the players'
-    colours."""
+    """The board as the page draws it: spaces with their pixel and mark, the
+    lines of the path, the wheels, the extra pixels, the board's own buttons
+    (in the order the page sends them back), the players' colours, and how
+    the game's view draws it all (``look``)."""
     board = game.board
+    view = views.find(game.name)
     data = read_board(board.name)
     spaces = []
     for s, raw in enumerate(data["spaces"]):
         spaces.append({"id": board.ids[s], "kind": board.kinds[s], "x": board.xs[s], "y": board.ys[s],
-                       "led": board.leds[s], "colour": raw.get("colour", ""), "mark": _MARKS.get(board.kinds[s], "")})
-    wheels = []
-    if game.name == "detour":
-        links, wheels = _detour_links(board)
-    else:
-        links = _track_links(board, data)
-    return {"game": game.name, "title": data.get("title", board.name), "width": board.width,
+                       "led": board.leds[s], "colour": raw.get("colour", ""), "mark": view.MARKS.get(board.kinds[s], "")})
+    links, wheels = view.links(board, data)
+    return {"game": game.name, "title": data.get("title", board.name), "look": view.LOOK, "width": board.width,
             "height": board.height, "unit": _unit(board), "spaces": spaces, "links": links, "wheels": wheels,
             "extras": board.extras, "buttons": [name for name, _ in board.buttons], "pixels": board.pixels,
             "players": game.players,
@@ -124,42 +83,14 @@ def board_layout(game):
 
 def standings(game):
     """One line per player: how far they are."""
-    if game.name == "detour":
-        from rules.detour import FINISHED
-        return ["%d of %d finished" % (sum(1 for p in game.pieces_of(n) if game.pos[p] == FINISHED), game.per)
-                for n in range(game.players)]
-    if game.name == "sniggle":
-        return ["%d of 4 home" % (4 - len(game.in_play(n))) for n in range(game.players)]
-    if game.name == "mehen":
-        from rules.mehen import MARBLES
-        return ["%d of %d home" % (game.home(n), MARBLES) for n in range(game.players)]
-    return ["%d point%s" % (game.scores[n], "" if abs(game.scores[n]) == 1 else "s") for n in range(game.players)]
+    return views.find(game.name).standings(game)
 
 
 def pieces(game):
     """The pieces standing on each space as the game has them, each as
     [owner, what is written on it, heading 0..3 (N E S W) or -1]; None for a
     game whose board does not track pieces."""
-    board = game.board
-    where = [[] for _ in board.ids]
-    if game.name == "detour":
-        for p, s in enumerate(game.pos):
-            if s >= 0:
-                where[s].append([p // game.per, "abcd"[p % game.per], game.head[p]])
-    elif game.name == "sniggle":
-        for p, s in enumerate(game.pos):
-            where[s].append([p // 4, str(p % 4 + 1), -1])
-    elif game.name == "mehen":
-        from rules.mehen import MARBLES
-        for m, progress in enumerate(game.marbles):
-            if progress < board.length:
-                where[board.route[progress]].append([m // MARBLES, "", -1])
-        for progress in game.lions:
-            if progress < board.length:
-                where[board.route[progress]].append([LION, "", -1])
-    else:
-        return None
-    return where
+    return views.find(game.name).pieces(game)
 
 
 def roll_text(roll):
