@@ -7,21 +7,14 @@ const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const PIPS = [[0, 0], [2, 0], [0, 1], [1, 1], [2, 1], [0, 2], [2, 2]]; // hal.die's pip order
 const KEYS = { a: 0, l: 1 };
-const BLURBS = {
-  detour: "Arrow pieces race to FINISH; stars turn the wheels that reroute the path.",
-  sniggle: "Four numbered pieces each race across the grid into the SNIGGLE Zone.",
-  mehen: "The ancient serpent race: out to the head and back, with throw sticks.",
-  snuka: "Snooker with winks: the board referees and keeps the score.",
-};
 const SEAT_NAMES = { human: "A person", random: "Computer: random", greedy: "Computer: greedy", search: "Computer: thinks ahead" };
 const PHASES = { roll: "Roll", decide: "Move", wheel: "Turn a wheel", popoff: "Pop-off", over: "Game over" };
-const SURFACE = { detour: "#1c2a36", sniggle: "#1d2a23", mehen: "#33291d", snuka: "#123a2a" };
 const PRINTED = { red: "#c0392b", blue: "#2e6fd8", green: "#25a244", yellow: "#d6a400", white: "#59636e" };
 const SPOTS = { spot_red: "#c0392b", spot_yellow: "#d6a400", spot_green: "#25a244", spot_mauve: "#9b59b6",
   spot_blue: "#2e6fd8", spot_pink: "#e58fb1", spot_black: "#0b0b0b", pocket: "#06120c" };
 
 let catalogue = null;
-let chosen = "detour";
+let chosen = null; // the game set up next: the first one offered, until another is clicked
 let id = null;
 let stream = null;
 let board = null; // the layout of the board being shown
@@ -84,6 +77,7 @@ function colourOf(owner) {
 
 async function openSetup(message) {
   if (!catalogue) catalogue = await (await fetch("/api/games")).json();
+  chosen = chosen || catalogue.games[0].name;
   $("setup").hidden = false;
   $("play").hidden = true;
   $("cancel").hidden = !id;
@@ -100,8 +94,8 @@ function renderGames() {
   list.textContent = "";
   for (const g of catalogue.games) {
     const b = tag("button", { class: "game", role: "radio", "aria-checked": String(g.name === chosen), "data-game": g.name }, list);
-    tag("strong", {}, b, g.name === "snuka" ? "Tiddlee Snuka" : g.name[0].toUpperCase() + g.name.slice(1));
-    tag("span", {}, b, BLURBS[g.name] || g.title);
+    tag("strong", {}, b, g.display);
+    tag("span", {}, b, g.blurb);
     b.onclick = () => { chosen = g.name; renderGames(); };
   }
   const g = gameInfo(chosen);
@@ -236,7 +230,7 @@ function drawBoard(b) {
   const pad = u * (b.wheels.length ? 1.0 : 0.8);
   const x0 = Math.min(...xs) - pad;
   const y0 = Math.min(...ys) - pad;
-  const w = Math.max(...xs) - x0 + pad + (b.game === "sniggle" ? u : 0);
+  const w = Math.max(...xs) - x0 + pad + u * b.look.room;
   const h = Math.max(...ys) - y0 + pad;
   const root = $("board");
   root.textContent = "";
@@ -244,8 +238,8 @@ function drawBoard(b) {
   root.setAttribute("viewBox", `${x0} ${y0} ${w} ${h}`);
   root.style.aspectRatio = `${w} / ${h}`; // where the page is narrow, the board takes its whole width
   root.dataset.game = b.game;
-  svg("rect", { x: x0, y: y0, width: w, height: h, rx: u * 0.5, fill: SURFACE[b.game] || "#1d232a" }, root);
-  if (b.game === "snuka") svg("rect", { x: x0 + u * 0.3, y: y0 + u * 0.3, width: w - u * 0.6, height: h - u * 0.6, rx: u * 0.4, fill: "none", stroke: "#5a3a1e", "stroke-width": u * 0.35 }, root);
+  svg("rect", { x: x0, y: y0, width: w, height: h, rx: u * 0.5, fill: b.look.surface }, root);
+  if (b.look.frame) svg("rect", { x: x0 + u * 0.3, y: y0 + u * 0.3, width: w - u * 0.6, height: h - u * 0.6, rx: u * 0.4, fill: "none", stroke: b.look.frame, "stroke-width": u * 0.35 }, root);
   const links = svg("g", {}, root);
   for (const [x1, y1, x2, y2] of b.links) svg("line", { x1, y1, x2, y2, class: "link", "stroke-width": u * 0.3 }, links);
   discs = b.wheels.map((wheel) => {
@@ -272,7 +266,7 @@ function drawBoard(b) {
     svg("title", {}, g).textContent = `${s.id} (${s.kind.replace("_", " ")})`;
   });
   svg("g", { id: "pieces" }, root);
-  // over the pieces, at the top of each space (as the terminal puts Mehen's numbers), small enough to leave the ring's colour
+  // over the pieces, at the top of each space (where the terminal puts a spiral square's number), small enough to leave the ring's colour
   const names = svg("g", { class: "names", "aria-hidden": "true" }, root);
   for (const s of b.spaces) {
     const size = u * Math.min(0.25, Math.max(0.18, 0.66 / s.id.length)); // a long name smaller, within its space
@@ -288,9 +282,9 @@ function drawBoard(b) {
 
 function tile(g, s, u) {
   const printed = PRINTED[s.colour];
-  if (board.game === "snuka") {
+  if (board.look.tiles === "spot") {
     svg("circle", { r: s.kind === "pocket" ? u * 0.62 : u * 0.36, class: "tile", fill: SPOTS[s.kind], stroke: "#0a2016", "stroke-width": u * 0.05 }, g);
-  } else if (board.game === "mehen") {
+  } else if (board.look.tiles === "disc") {
     svg("circle", { r: u * 0.46, class: "tile", "stroke-width": u * 0.04, fill: s.kind === "track" ? "#4a3b28" : "#6a4f2c", stroke: "#7d6443" }, g);
   } else if (s.kind === "wheel" || s.kind === "wheel_star") {
     // on the disc: the route printed on it shows, the disc turns under the fixed LEDs
@@ -334,7 +328,7 @@ function drawExtras(b) {
     for (const up of ["pointerup", "pointercancel"]) press.addEventListener(up, () => hold(i, false));
   }
   rollers.style.flexDirection = "column";
-  // the board's own buttons (Tiddlee Snuka): each says what happened, as on the board
+  // the board's own buttons, where it has some: each says what happened, as on the board
   if (b.buttons.length) {
     const panel = tag("div", { class: "panel" }, rollers);
     b.buttons.forEach((name, i) => {
@@ -356,11 +350,9 @@ function drawExtras(b) {
       b2.onclick = () => act({ do: "turn", n: w, by });
     }
   });
-  $("hand-card").hidden = b.game === "snuka";
-  $("help").textContent = b.game === "snuka"
-    ? "Click a pocket when a counter drops into it. The board's buttons say what happened: a colour pots it "
-      + "(or puts it back), a foul kind then the counter's colour is a foul. Button 1: a click shows the next choice, a long press confirms it."
-    : "Click a piece to lift it, click a space to put it down. Holding a piece, click another piece to take it off and put yours there.";
+  $("hand-card").hidden = !b.look.pieces;
+  $("help").textContent = b.look.help
+    || "Click a piece to lift it, click a space to put it down. Holding a piece, click another piece to take it off and put yours there.";
 }
 
 function hold(i, down) {
@@ -593,9 +585,9 @@ function showLegend(b) {
   for (let p = 0; p < b.players; p++) {
     const item = tag("li", {}, list);
     chipMark(tag("span", { class: "chip", style: `background:${colourOf(p)}` }, item), p);
-    tag("span", {}, item, `Player ${p + 1}: the ${markOf(p)[0]} ${b.game === "snuka" ? "" : "on their pieces and "}in the panel`);
+    tag("span", {}, item, `Player ${p + 1}: the ${markOf(p)[0]} ${b.look.pieces ? "on their pieces and " : ""}in the panel`);
   }
-  if (b.game === "mehen") {
+  if (b.look.lions) {
     const item = tag("li", {}, list);
     tag("span", { class: "chip", style: `background:${b.lion}` }, item);
     tag("span", {}, item, "A lion (L): nobody's piece");
