@@ -105,20 +105,20 @@ class SimBoard:
         return not self.bits[n >> 3] >> (n & 7) & 1
 
     def turn(self, w, quarters):
-        """Turn wheel ``w`` by ``quarters``; the pieces standing on it turn
-        with it, onto the sensors of the spaces they now lie over."""
-        from rules.detour import ROT_SLOT
-
-        cells = self.board.wheel_cells[9 * w:9 * w + 9]
+        """Turn wheel ``w`` by ``quarters`` clockwise; the pieces standing on
+        it turn with it, onto the sensors of the spaces they now lie over."""
+        board = self.board
+        cells = board.wheel_cells[9 * w:9 * w + 9]
+        star = cells[4]  # the middle of the 3x3 block, which the wheel turns about
+        x0, y0 = board.xs[star], board.ys[star]
+        at = {(board.xs[s], board.ys[s]): s for s in cells}
         for _ in range(quarters & 3):
-            turned = [False] * 9
-            for k in range(9):
-                turned[ROT_SLOT[k]] = self.occupied(cells[k])
-            for k in range(9):
-                if turned[k]:
-                    self.put(cells[k])
-                else:
-                    self.lift(cells[k])
+            standing = [s for s in cells if self.occupied(s)]
+            for s in cells:
+                self.lift(s)
+            for s in standing:
+                # a quarter clockwise (y grows downwards) takes (dx, dy) from the star to (-dy, dx)
+                self.put(at[(x0 - (board.ys[s] - y0), y0 + board.xs[s] - x0)])
         self.set_wheel(w, self.positions[w] + quarters)
 
     def beam(self, pocket):
@@ -186,7 +186,7 @@ class Rig:
     def __init__(self, game, urandom, sensors=True, keeper=None, log=None, buttons=2):
         from app.controller import Controller
 
-        wheels = len(game.wheels) if game.name == "detour" else 0
+        wheels = len(getattr(game, "wheels", ()))  # as the Pico counts them (app.startup)
         flicking = game.occupancy() is None
         beams = len(BEAMS) if sensors and flicking else 0  # every beam role, as the Pico reads them
         panel = bool(sensors and flicking and game.board.buttons)
