@@ -30,9 +30,9 @@ import re
 import sys
 import time
 
-from hal.simulated import Rig
 from host import views
 from host.boardfile import read_board
+from host.rig import Rig
 from host.screen import screen_colours
 from host.web.session import DEFAULT_SPEED, SPEEDS
 from rules.core import DECIDE, PHASE_NAMES, POPOFF, WHEEL, RulesError

@@ -3,7 +3,7 @@ for RPI_PICO on an emulated RP2040, on a board modelled from its parts'
 datasheets and wired as hardware/pins.json and hardware/README.md say.
 
 What the Pico lights is read off its data pin (host/vpico/parts.mjs decodes
-the WS2812B wire) and compared with the simulator: a Rig (hal.simulated)
+the WS2812B wire) and compared with the simulator: a Rig (host.rig)
 runs the same game in CPython. A picture breathes and blinks with the time,
 and the moment a frame was painted for is the tick's clock reading, a few
 ms before its first bit: so a frame counts as the Rig's picture when the
@@ -29,10 +29,10 @@ from app import startup
 from app.keeper import SAVES, Keeper
 from app.paint import paint
 from hal.pixels import Pixels
-from hal.simulated import Bytes, Rig
 from host import build as b
 from host.bench import PAUSE_MS
 from host.bench_pico import longest_pause
+from host.rig import Bytes, Rig
 from host.vpico import MissingPicoFiles, VirtualPico, flash, pico_files
 from rules.board import MAX_PIXELS
 from rules.core import DECIDE, ROLL, WHEEL

@@ -11,7 +11,7 @@ import pytest
 
 from app.keeper import SAVES, Keeper
 from hal.buttons import LONG_MS
-from hal.simulated import Bytes, Rig
+from host.rig import Bytes, Rig
 from host.vpico import VirtualPico
 from rules.core import DECIDE, ROLL
 from test_browser import browser, page, press, steps  # noqa: F401 (fixtures; without Chromium: skipped with the reason)

@@ -19,7 +19,7 @@ import pytest
 from app import keeper as keeper_module
 from app.keeper import Keeper
 from hal import storage
-from hal.simulated import Cut
+from host.rig import Cut
 from host.vpico.flash import PicoFiles, image, read
 from rules.playout import Rng, random_step
 from rules.record import line

@@ -1,5 +1,5 @@
 """One board in the browser: the firmware's controller on a simulated board
-(``hal.simulated.Rig``), its clock following real time, and what stands on
+(``host.rig.Rig``), its clock following real time, and what stands on
 the board around it.
 
 The controller sees only pins: button levels, sensor bits, wheel codes, the
@@ -29,10 +29,10 @@ import time
 from app.keeper import Keeper
 from hal.buttons import LONG_MS
 from hal.sensors import LIFT_MS
-from hal.simulated import Rig
 from hal.ticks import diff
 from host.boardfile import read_board
 from host import views
+from host.rig import Rig
 from host.screen import screen_colours
 from host.web import layout
 from rules.core import DECIDE, LION, OVER, PHASE_NAMES, POPOFF, ROLL, WHEEL, RulesError

@@ -2,7 +2,7 @@
 
 from hal.die import FACES, TUMBLE_MS, Chance, Faces, PopOff, Tumble
 from hal.pixels import Pixels
-from hal.simulated import Bytes
+from host.rig import Bytes
 
 
 def test_every_byte_maps_to_a_face_equally_often_or_is_rejected():

@@ -5,9 +5,15 @@
 pocket beams' pins) and catches the pixel wire bytes; ``ports()`` builds the
 same hal objects the Pico uses (``Button``, ``Sensors``, ``Wheels``,
 ``Beams``, ``ChainButtons``, ``Pixels``) on top of them, so everything
-above the pins runs unchanged. ``cut(action, steps)`` runs ``action`` with
-the power cut after a given number of steps of writing the flash
-(``hal.storage``). It does not go onto the Pico.
+above the pins runs unchanged. ``Rig`` is the controller on such a board,
+driven by a fake clock. ``cut(action, steps)`` runs ``action`` with the
+power cut after a given number of steps of writing the flash
+(``hal.storage``). Beside them, a scripted random source (``Bytes``) and
+the USB serial port's board end (``SerialPort``).
+
+PC only: it stays off the Pico (host/build.py copies firmware/ alone). The
+MicroPython gate runs it too, as the shared tests drive the controller with
+it, so it keeps to the Python MicroPython has.
 """
 
 import os
