@@ -332,8 +332,9 @@ def press_figures(folder, name):
     debounced ``Button``, the die's ``Tumble`` (or Mehen's sticks) and the
     board's ``Pixels``. Returns the ms from the press to the first pass that
     hands the strip a changed frame, and what one such pass costs here."""
+    from app.die import Faces, Tumble
     from hal.buttons import PRESS, Button
-    from hal.die import Chance, Faces, Tumble
+    from hal.die import Chance
     from hal.pixels import Pixels
 
     data = read_json(folder + "/" + name + ".json")

@@ -17,7 +17,7 @@ machine code (``hal.viper``), elsewhere interpreted as written here."""
 from array import array
 
 from app import colours as C
-from hal.die import TUMBLE_STEP_MS
+from app.die import TUMBLE_STEP_MS
 from hal.ticks import diff
 from rules.core import EMPTY, LION, OVER, POPOFF, ROLL
 
