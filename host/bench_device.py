@@ -169,8 +169,9 @@ def poll_figures(sensors, sensor_polls=POLLS):
     """Every input port polled through presses, placements and wheel turns;
     the piece sensors ``sensor_polls`` times (each of 500 sees a piece put
     down and lifted)."""
+    from app.picker import ButtonPicker
     from hal.buttons import Button
-    from hal.sensors import ButtonPicker, Sensors, ShiftIn
+    from hal.sensors import Sensors, ShiftIn
     from hal.wheels import Wheels
 
     level = bytearray([1])  # the button pin: active low

@@ -39,8 +39,8 @@ that names nothing legal now changes nothing: what it names blinks red.
 from app import colours as C
 from app.die import Faces, PopOff, Tumble
 from app.paint import Canvas, paint
+from app.picker import ButtonPicker
 from hal.buttons import CLICK, LONG, PRESS, RELEASE
-from hal.sensors import ButtonPicker
 from hal.ticks import add, diff
 from rules.core import DECIDE, EMPTY, OVER, POPOFF, WHEEL
 from rules.record import line

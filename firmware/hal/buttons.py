@@ -11,7 +11,7 @@ returns ``None`` or one event, a constant string (nothing is allocated):
     RELEASE  it came up after a LONG
 
 So every press gives PRESS, then either CLICK, or LONG and later RELEASE.
-The die reacts to PRESS; the button mode (``hal.sensors.ButtonPicker``)
+The die reacts to PRESS; the button mode (a board without piece sensors)
 cycles on CLICK and confirms on LONG.
 
 Debouncing. A press counts at its first contact (leading edge), as soon as
