@@ -56,7 +56,7 @@ PICO_SENSOR_POLLS = 500  # on the Pico, where a poll of the sensor chain takes m
 WHITE = (255, 255, 255)
 # the hal modules that stay loaded while a game runs (app.device unloads hal.pins
 # with app.startup once the board has started)
-HAL = ("beams", "buttons", "die", "pixels", "sensors", "storage", "strip_micropython", "ticks", "viper", "wheels")
+HAL = ("beams", "buttons", "die", "pixels", "ports", "sensors", "storage", "strip_micropython", "ticks", "viper", "wheels")
 
 
 async def pause():

@@ -24,6 +24,7 @@ from hal.buttons import Button, ChainButtons
 from hal.die import Chance
 from hal.pins import BEAMS
 from hal.pixels import DEFAULT_BUDGET_MA, Pixels
+from hal.ports import Ports
 from hal.sensors import Sensors
 from hal.wheels import POSITION, Wheels
 
@@ -154,8 +155,6 @@ class SimBoard:
 
     def ports(self, urandom):
         """The hal ports on these pins."""
-        from app.controller import Ports
-
         buttons = tuple(Button(self._reader(i)) for i in range(len(self.levels)))
         sensors = Sensors(self._bits, self.board.sensors) if self.has_sensors else None
         wheels = Wheels(self._codes, self.wheel_count) if self.wheel_count else None

@@ -62,25 +62,6 @@ _SPACE_EVENTS = {
 _DICE_EVENTS = ("again", "extra_throw")
 
 
-class Ports:
-    """The hardware the controller drives: ``pixels`` (hal.pixels.Pixels),
-    ``buttons`` (one or two hal.buttons.Button: die rollers 1 and 2),
-    ``chance`` (hal.die.Chance), and where the board has them ``sensors``
-    (hal.sensors.Sensors; None for button mode), ``wheels`` (hal.wheels.Wheels),
-    a flicking game's pocket ``beams`` (hal.beams.Beams) and its buttons on the
-    sensor chain, ``panel`` (hal.buttons.ChainButtons; button i is the board
-    file's ``buttons[i]``)."""
-
-    def __init__(self, pixels, buttons, chance, sensors=None, wheels=None, beams=None, panel=None):
-        self.pixels = pixels
-        self.buttons = buttons
-        self.chance = chance
-        self.sensors = sensors
-        self.wheels = wheels
-        self.beams = beams
-        self.panel = panel
-
-
 class Controller:
     def __init__(self, game, ports, keeper=None, log=print, hint_ms=HINT_MS, settings=None):
         """``settings``: the players and options a new game takes (by default the game's)."""

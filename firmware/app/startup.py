@@ -171,10 +171,10 @@ def ports(game, pins, config, wheels):
     """The hal ports on the Pico's pins."""
     from machine import Pin, SoftSPI
 
-    from app.controller import Ports
     from hal.buttons import Button, ChainButtons
     from hal.die import Chance
     from hal.pixels import Pixels
+    from hal.ports import Ports
     from hal.sensors import SPI_HZ, Sensors, SpiShiftIn
     from hal.strip_micropython import Transmitter
 
