@@ -52,7 +52,7 @@ BUSY_MS = 8  # this near an animation frame's mark (its tick may be the next), w
 WHEEL_QUIET_MS = 600  # a wheel turn counts once no wheel has moved for this long
 FLASH_SHOW_MS = 900  # how long an event's animation lasts
 PROMPT_MS = 5000  # the "new game?" offer lapses after this
-HINT_MS = 1500  # the hint's search budget on the Pico
+HINT_MS = 1500  # the hint's search budget on the Pico (docs/budgets.md)
 
 # events that happen on a space: name -> (index of the player, index of the space)
 _SPACE_EVENTS = {

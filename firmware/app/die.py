@@ -15,7 +15,7 @@ FACES = (0, 0b0001000, 0b1000001, 0b1001001, 0b1100011, 0b1101011, 0b1110111)
 TUMBLE_MS = 600  # long enough to read as a throw, short enough not to annoy
 # a new face every 40 ms: the dice visibly rattle. Frames are drawn on the
 # clock's 20 ms marks (app.controller), so each face shows 40 ms, well under
-# the 60 ms an animation may stand still (README, Budgets); a step off the
+# the 60 ms an animation may stand still (docs/budgets.md); a step off the
 # marks would show some faces up to 20 ms longer
 TUMBLE_STEP_MS = 40
 
