@@ -56,7 +56,7 @@ PICO_SENSOR_POLLS = 500  # on the Pico, where a poll of the sensor chain takes m
 WHITE = (255, 255, 255)
 # the hal modules that stay loaded while a game runs (app.device unloads hal.pins
 # with app.startup once the board has started)
-HAL = ("beams", "buttons", "die", "pixels", "ports", "sensors", "storage", "strip_micropython", "ticks", "viper", "wheels")
+HAL = ("beams", "buttons", "pixels", "sensors", "storage", "strip_micropython", "ticks", "viper", "wheels")
 
 
 async def pause():
@@ -334,8 +334,8 @@ def press_figures(folder, name):
     board's ``Pixels``. Returns the ms from the press to the first pass that
     hands the strip a changed frame, and what one such pass costs here."""
     from app.die import Faces, Tumble
+    from hal import Chance
     from hal.buttons import PRESS, Button
-    from hal.die import Chance
     from hal.pixels import Pixels
 
     data = read_json(folder + "/" + name + ".json")

@@ -18,13 +18,11 @@ it, so it keeps to the Python MicroPython has.
 
 import os
 
-from hal import storage
+from hal import Chance, Ports, storage
 from hal.beams import Beams
 from hal.buttons import Button, ChainButtons
-from hal.die import Chance
 from hal.pins import BEAMS
 from hal.pixels import DEFAULT_BUDGET_MA, Pixels
-from hal.ports import Ports
 from hal.sensors import Sensors
 from hal.wheels import POSITION, Wheels
 

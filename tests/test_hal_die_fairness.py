@@ -2,7 +2,7 @@
 
 import os
 
-from hal.die import Chance
+from hal import Chance
 
 ROLLS = 60_000
 # chi-square critical values at p = 0.0001: a fair die fails once in 10,000 runs

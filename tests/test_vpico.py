@@ -173,7 +173,7 @@ def record(pico):
 
 
 def roll_of(game, text):
-    """The random bytes that make hal.die give ``game`` the roll of a record line."""
+    """The random bytes that make hal.Chance give ``game`` the roll of a record line."""
     outcome = game.parse(json.loads(text)["roll"])
     if isinstance(outcome, int):  # Mehen's throw sticks: one byte, its low three bits
         return [outcome]

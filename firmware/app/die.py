@@ -1,5 +1,5 @@
 """The electronic pop-o-matic as the players see it: die faces, the tumble,
-the pop-off. The outcomes come from ``hal.die.Chance``.
+the pop-off. The outcomes come from ``hal.Chance``.
 
 A die face is 7 pixels in the classic pip layout, listed in this order:
 

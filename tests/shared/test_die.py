@@ -1,7 +1,7 @@
 """The electronic die as the players see it: faces, tumble, pop-off."""
 
 from app.die import FACES, TUMBLE_MS, Faces, PopOff, Tumble
-from hal.die import Chance
+from hal import Chance
 from hal.pixels import Pixels
 from host.rig import Bytes
 

@@ -1,6 +1,6 @@
 """The electronic die's random source: exact fairness by construction."""
 
-from hal.die import Chance
+from hal import Chance
 from host.rig import Bytes
 
 
