@@ -51,13 +51,13 @@ check: $(VENV)/.installed ## the quick loop while changing code: the rules and a
 given = $(filter command line environment,$(origin $(1)))
 
 play: $(VENV)/.installed ## play on a simulated board in the terminal: the real controller, you at the keys (GAME=, PLAYERS=, SEATS=human,search, OPTIONS=, SPEED=, RECORD=, PLAIN=1)
-	$(PY) -m host.sim $(if $(call given,GAME),--game $(GAME)) $(if $(call given,PLAYERS),--players $(PLAYERS)) $(if $(call given,SEATS),--seats $(SEATS)) $(foreach o,$(OPTIONS),--option $(o)) $(if $(SPEED),--speed $(SPEED)) $(if $(RECORD),--record $(RECORD)) $(if $(PLAIN),--plain)
+	$(PY) -m host.sim.terminal $(if $(call given,GAME),--game $(GAME)) $(if $(call given,PLAYERS),--players $(PLAYERS)) $(if $(call given,SEATS),--seats $(SEATS)) $(foreach o,$(OPTIONS),--option $(o)) $(if $(SPEED),--speed $(SPEED)) $(if $(RECORD),--record $(RECORD)) $(if $(PLAIN),--plain)
 
 watch: $(VENV)/.installed ## watch computer players play a game on the simulated board in the terminal (GAME=, SEED=, PLAYERS=, SEATS=, OPTIONS=, SPEED=, RECORD=, PLAIN=1)
-	$(PY) -m host.sim --auto --game $(GAME) --seed $(SEED) --players $(PLAYERS) --seats $(SEATS) $(foreach o,$(OPTIONS),--option $(o)) $(if $(SPEED),--speed $(SPEED)) $(if $(RECORD),--record $(RECORD)) $(if $(PLAIN),--plain)
+	$(PY) -m host.sim.terminal --auto --game $(GAME) --seed $(SEED) --players $(PLAYERS) --seats $(SEATS) $(foreach o,$(OPTIONS),--option $(o)) $(if $(SPEED),--speed $(SPEED)) $(if $(RECORD),--record $(RECORD)) $(if $(PLAIN),--plain)
 
 sim: $(VENV)/.installed ## the board in a browser: open the address it prints (PORT=8000)
-	$(PY) -m host.web --port $(or $(PORT),8000)
+	$(PY) -m host.sim.web --port $(or $(PORT),8000)
 
 replay: $(VENV)/.installed ## replay a game record, each step in words and the board as it ends: make replay FILE=game.jsonl
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=game.jsonl" >&2; exit 2; }
@@ -70,42 +70,42 @@ bench-check: setup ## like bench, and fail when a figure is over its budget (doc
 	$(PY) -m host.bench --check
 
 calibrate: $(VENV)/.installed node_modules/.installed ## the emulated Pico against silicon: perfbench gains of vm/gc/parse in SRAM beside upstream's (SRAM=uf2 MPY_DIR=micropython-1.28.0 [PLAIN=uf2]; hardware/calibration.md)
-	$(PY) -m host.vpico.calibrate $(if $(SRAM),--sram $(SRAM)) $(if $(MPY_DIR),--mpy-dir $(MPY_DIR)) $(if $(PLAIN),--plain $(PLAIN))
+	$(PY) -m host.pico.vpico.calibrate $(if $(SRAM),--sram $(SRAM)) $(if $(MPY_DIR),--mpy-dir $(MPY_DIR)) $(if $(PLAIN),--plain $(PLAIN))
 
 fuzz: $(VENV)/.installed node_modules/.installed ## hostile files and requests, power cuts (here and on the emulated Pico) at length: one figure line per campaign, every failure figure 0 (CASES=, SEED=, ONLY=)
 	$(PY) -m host.fuzz $(if $(CASES),--cases $(CASES)) --seed $(SEED) $(if $(ONLY),--only $(ONLY))
 
 strength: $(VENV)/.installed ## the computer players against each other: win rates with 95% intervals (GAME=, GAMES=1000, NODES=300, PAIRS='search-greedy')
-	$(PY) -m host.strength $(if $(call given,GAME),$(foreach g,$(GAME),--game $(g))) $(if $(GAMES),--games $(GAMES)) $(if $(NODES),--nodes $(NODES)) $(foreach p,$(PAIRS),--pairing $(p))
+	$(PY) -m host.bench.strength $(if $(call given,GAME),$(foreach g,$(GAME),--game $(g))) $(if $(GAMES),--games $(GAMES)) $(if $(NODES),--nodes $(NODES)) $(foreach p,$(PAIRS),--pairing $(p))
 
 build: $(VENV)/.installed ## compile firmware/ for the Pico into build/, print the sizes (BOARD=detour picks the board, LED_MA=1800 the pixels' current budget)
-	$(PY) -m host.build $(if $(BOARD),--board $(BOARD)) $(if $(LED_MA),--led-ma $(LED_MA))
+	$(PY) -m host.pico.build $(if $(BOARD),--board $(BOARD)) $(if $(LED_MA),--led-ma $(LED_MA))
 
 flash: build ## check the Pico's MicroPython, put build/ on it with mpremote and reset it (PORT=/dev/ttyACM0; FRESH=1 wipes the saved game too)
-	$(PY) -m host.build flash $(if $(PORT),--port $(PORT)) $(if $(filter 1 yes true,$(FRESH)),--fresh)
+	$(PY) -m host.pico.build flash $(if $(PORT),--port $(PORT)) $(if $(filter 1 yes true,$(FRESH)),--fresh)
 
 repl: $(VENV)/.installed ## open the Pico's REPL (PORT=; Ctrl-] leaves)
-	$(PY) -m host.build repl $(if $(PORT),--port $(PORT))
+	$(PY) -m host.pico.build repl $(if $(PORT),--port $(PORT))
 
 bringup: $(VENV)/.installed ## a freshly soldered board: light each pixel in turn and name its space, then name every input as it changes (PORT=, STEP_MS=500; after make flash; hardware/flashing.md)
-	$(PY) -m host.build bringup $(if $(PORT),--port $(PORT)) $(if $(STEP_MS),--step-ms $(STEP_MS))
+	$(PY) -m host.pico.build bringup $(if $(PORT),--port $(PORT)) $(if $(STEP_MS),--step-ms $(STEP_MS))
 
 live: $(VENV)/.installed ## the board on USB in a browser, live and read-only: open the address it prints (PORT=/dev/ttyACM0, WEB_PORT=8000)
-	$(PY) -m host.live $(if $(PORT),--port $(PORT)) --web-port $(or $(WEB_PORT),8000)
+	$(PY) -m host.pico.live $(if $(PORT),--port $(PORT)) --web-port $(or $(WEB_PORT),8000)
 
 pull: $(VENV)/.installed ## copy the board's game record and save to this folder, for python -m host.replay (PORT=, OUT=.)
-	$(PY) -m host.live --pull $(if $(PORT),--port $(PORT)) --out $(or $(OUT),.)
+	$(PY) -m host.pico.live --pull $(if $(PORT),--port $(PORT)) --out $(or $(OUT),.)
 
 vpico: $(VENV)/.installed node_modules/.installed ## the real MicroPython on an emulated Pico and board, played in the browser page it prints; its port takes make flash PORT= and mpremote meanwhile (WEB_PORT=8000, BOARD=, FS=image, FLASH_TIMES=max)
-	$(PY) -m host.vpico --web-port $(or $(WEB_PORT),8000) $(if $(BOARD),--board $(BOARD)) $(if $(FS),--fs $(FS)) $(if $(FLASH_TIMES),--flash-times $(FLASH_TIMES))
+	$(PY) -m host.pico.vpico --web-port $(or $(WEB_PORT),8000) $(if $(BOARD),--board $(BOARD)) $(if $(FS),--fs $(FS)) $(if $(FLASH_TIMES),--flash-times $(FLASH_TIMES))
 
 wiring: $(VENV)/.installed ## draw the wiring picture of every board, hardware/wiring-<board>.svg, from hardware/pins.json and the board file
-	$(PY) -m host.wiring
+	$(PY) -m host.hardware.wiring
 
 hardware: $(VENV)/.installed ## the magnet check of every board (worst case, where, margin; 1.5x wanted), the pocket beams' light and the power path in ngspice, from hardware/parts.json and the board files
-	$(PY) -m host.fields
-	$(PY) -m host.beams
-	$(PY) -m host.power
+	$(PY) -m host.hardware.fields
+	$(PY) -m host.hardware.beams
+	$(PY) -m host.hardware.power
 
 clean: ## remove the virtualenv, node packages, caches, build/ and the emulated Pico's files (.vpico/)
 	rm -rf $(VENV) node_modules .stubs .pytest_cache .hypothesis build .vpico

@@ -14,8 +14,8 @@ import argparse
 import json
 import sys
 
-from host import views
 from host.boardfile import read_board
+from host.sim import views
 from rules.core import PHASE_NAMES, RulesError
 from rules.record import RecordError, apply, replay, start
 

@@ -11,7 +11,7 @@ power cut after a given number of steps of writing the flash
 (``hal.storage``). Beside them, a scripted random source (``Bytes``) and
 the USB serial port's board end (``SerialPort``).
 
-PC only: it stays off the Pico (host/build.py copies firmware/ alone). The
+PC only: it stays off the Pico (host/pico/build.py copies firmware/ alone). The
 MicroPython gate runs it too, as the shared tests drive the controller with
 it, so it keeps to the Python MicroPython has.
 """

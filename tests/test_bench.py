@@ -11,14 +11,15 @@ import json
 
 import pytest
 
-from host import bench, bench_pico
+from host import bench
+from host.bench import pico as bench_pico
 from host.boardfile import read_board
-from host.vpico import MissingPicoFiles, VirtualPico, flash, pico_files
+from host.pico.vpico import MissingPicoFiles, VirtualPico, flash, pico_files
 from rules.games import GAMES, find_game
 
 
 def pico_figures(**changes):
-    """What host/bench_pico.py reports for every board: each figure within
+    """What host/bench/pico.py reports for every board: each figure within
     its budget, but ``changes`` (figure -> value, on every board; a figure
     of the loop, the game or the device figures by its own name)."""
     device = {"decide_us": 4000, "decisions": 5, "hint_us": 5000000, "hint_nodes": 300, "budget_us": 1400000,
@@ -107,7 +108,7 @@ def test_bench_prints_every_game_beside_its_budgets(table):
 @pytest.mark.wasm
 def test_the_heap_is_measured_on_the_firmware_as_the_pico_loads_it(table):
     note = next(l for l in table if l.startswith("heap in use (WebAssembly):"))
-    assert ".mpy files of host/build.py" in note and "NOT loaded from .mpy" not in note
+    assert ".mpy files of host/pico/build.py" in note and "NOT loaded from .mpy" not in note
     assert "hal.storage" in note and "hal.beams" in note and "rules.players" in note and "main.py" in note
     assert any(l.startswith("heap free on the board (Pico):") for l in table)
 

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from host.rig import Bytes
-from host.screen import screen_colours
+from host.sim.screen import screen_colours
 from test_web_server import serving
 
 pytestmark = pytest.mark.browser
@@ -101,7 +101,7 @@ def panel(page, name, hold_ms=80):
 
 def assert_shows_the_firmware_frame(page, session, resume=True):
     """Freeze the clock, then every pixel drawn on the page has the colour the
-    pixel port last sent, through host.screen as every simulator shows it."""
+    pixel port last sent, through host.sim.screen as every simulator shows it."""
     page.click("#pause")
     page.wait_for_selector("#paused-tag:not([hidden])")
     with session.lock:
@@ -231,7 +231,7 @@ def test_the_computer_players_go_at_the_speed_chosen_step_by_step_or_instantly(p
 
 
 def test_make_sim_serves_the_page_on_the_port_it_prints(page):
-    server = subprocess.Popen([sys.executable, "-m", "host.web", "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen([sys.executable, "-m", "host.sim.web", "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:
         line = server.stdout.readline()
         assert "http://127.0.0.1:" in line

@@ -14,9 +14,9 @@ import serial
 
 from app import colours as C
 from host.boardfile import read_board
-from host.live import LiveSession
+from host.pico.live import LiveSession
 from host.rig import Bytes
-from host.web.layout import pieces
+from host.sim.web.layout import pieces
 from rules.games import new_game
 from rules.playout import Rng, random_record
 from rules.record import replay
@@ -27,7 +27,7 @@ from test_web_server import serving
 pytestmark = pytest.mark.browser
 
 ROOT = __file__.rsplit("/tests/", 1)[0]
-SHOTS = "host/web/screenshots"  # the README shows them
+SHOTS = "host/sim/web/screenshots"  # the README shows them
 DESKTOP = {"viewport": {"width": 1366, "height": 768}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 # every animation of the colour language repeats within this time: lights

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from host import build as b
+from host.pico import build as b
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -163,10 +163,10 @@ def test_make_passes_port_fresh_and_board_on():
 
     dry = subprocess.run(["make", "-n", "flash", "PORT=/dev/ttyACM3", "FRESH=1", "BOARD=mehen"],
                          cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    assert "-m host.build --board mehen" in dry
+    assert "-m host.pico.build --board mehen" in dry
     assert "--led-ma 1800" in subprocess.run(["make", "-n", "build", "LED_MA=1800"], cwd=ROOT, capture_output=True,
                                              text=True, check=True).stdout
-    assert "-m host.build flash --port /dev/ttyACM3 --fresh" in dry
+    assert "-m host.pico.build flash --port /dev/ttyACM3 --fresh" in dry
     plain = subprocess.run(["make", "-n", "flash", "FRESH=0"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert "--fresh" not in plain and "--port" not in plain
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from host import build as b
-from host.vpico import MissingPicoFiles, VirtualPico, pico_files
+from host.pico import build as b
+from host.pico.vpico import MissingPicoFiles, VirtualPico, pico_files
 
 ROOT = Path(__file__).resolve().parent.parent
 MPREMOTE = Path(sys.executable).parent / "mpremote"
@@ -84,7 +84,7 @@ def project(folder, modules):
 
 
 def flash(pico, out):
-    command = [sys.executable, "-m", "host.build", "flash", "--port", pico.port, "--out", str(out)]
+    command = [sys.executable, "-m", "host.pico.build", "flash", "--port", pico.port, "--out", str(out)]
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout

@@ -1,4 +1,4 @@
-"""The pocket beams' check (host/beams.py, make hardware): the light across a pocket
+"""The pocket beams' check (host/hardware/beams.py, make hardware): the light across a pocket
 holds its line high and a counter in the beam pulls it low, with the margin
 hardware/parts.json asks; the parts it computes with are the ones bom.csv lists
 and bom.md names, with the figures it computes; the firmware's budget for a
@@ -14,8 +14,8 @@ import pytest
 
 from hal.beams import BEAM_MA
 from hal.pins import BEAMS
-from host import beams
-from host.fields import read_parts
+from host.hardware import beams
+from host.hardware.fields import read_parts
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 PARTS = read_parts()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from host.fields import read_parts
+from host.hardware.fields import read_parts
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 BOARDS = ("detour", "sniggle", "mehen", "snuka")

@@ -1,4 +1,4 @@
-"""The magnet check (host/fields.py, make hardware): every piece closes its own reed
+"""The magnet check (host/hardware/fields.py, make hardware): every piece closes its own reed
 and nothing else, and the wheels' code magnets set their latches, with the margin
 hardware/parts.json asks, on the boards as their files lay them out."""
 
@@ -8,7 +8,7 @@ import os
 import pytest
 
 from host import ROOT
-from host import fields
+from host.hardware import fields
 
 PARTS = fields.read_parts()
 SENSED = [name for name, spec in PARTS["boards"].items() if spec.get("reeds") is not False]

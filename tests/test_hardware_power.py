@@ -1,4 +1,4 @@
-"""The supply path simulated with ngspice (host/power.py): plugging into USB with the
+"""The supply path simulated with ngspice (host/hardware/power.py): plugging into USB with the
 soft start keeps the inrush within USB's limits, and a bit sent by the 74AHCT125
 through the 470 ohm reaches the first pixel within the WS2812B's timing."""
 
@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from host import power
-from host.fields import read_parts
+from host.hardware import power
+from host.hardware.fields import read_parts
 
 if power.NGSPICE is None:
     why = "ngspice is not on the PATH: install it (Debian, Ubuntu: sudo apt install ngspice)"

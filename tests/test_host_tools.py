@@ -1,4 +1,4 @@
-"""The scripted terminal game (python -m host.sim --auto) and the replay command, run as a user runs
+"""The scripted terminal game (python -m host.sim.terminal --auto) and the replay command, run as a user runs
 them; the interactive simulator is tested in test_sim_terminal.py."""
 
 import json
@@ -14,13 +14,13 @@ def run(*args):
 
 def test_sim_plays_a_whole_game_and_the_seed_repeats_it(tmp_path):
     record = tmp_path / "game.jsonl"
-    first = run("host.sim", "--auto", "--seed", "4", "--players", "3", "--record", str(record))
+    first = run("host.sim.terminal", "--auto", "--seed", "4", "--players", "3", "--record", str(record))
     assert first.returncode == 0, first.stderr
     assert "player 1 rolls" in first.stdout and " wins after " in first.stdout
     assert " S " in first.stdout and " C " in first.stdout  # the board is drawn
-    again = run("host.sim", "--auto", "--seed", "4", "--players", "3", "--quiet")
+    again = run("host.sim.terminal", "--auto", "--seed", "4", "--players", "3", "--quiet")
     assert again.stdout.splitlines()[-1] == first.stdout.splitlines()[-2]
-    other = run("host.sim", "--auto", "--seed", "5", "--players", "3", "--quiet")
+    other = run("host.sim.terminal", "--auto", "--seed", "5", "--players", "3", "--quiet")
     assert other.stdout != again.stdout
     replayed = run("host.replay", str(record), "--json")
     assert replayed.returncode == 0, replayed.stderr
@@ -31,13 +31,13 @@ def test_sim_plays_a_whole_game_and_the_seed_repeats_it(tmp_path):
 
 def test_sim_refuses_bad_settings_with_a_message():
     for mode in ("--auto", "--plain"):  # the scripted run and the interactive game alike
-        result = run("host.sim", mode, "--game", "detour", "--players", "7")
+        result = run("host.sim.terminal", mode, "--game", "detour", "--players", "7")
         assert result.returncode == 2 and "2 to 4 players" in result.stderr
 
 
 def test_a_seed_still_means_the_scripted_run():
-    scripted = run("host.sim", "--seed", "2")
-    assert " wins after " in scripted.stdout and scripted.stdout == run("host.sim", "--auto", "--seed", "2").stdout
+    scripted = run("host.sim.terminal", "--seed", "2")
+    assert " wins after " in scripted.stdout and scripted.stdout == run("host.sim.terminal", "--auto", "--seed", "2").stdout
 
 
 def test_replay_tells_each_step_by_the_boards_space_names_then_draws_the_board(tmp_path):
@@ -62,7 +62,7 @@ def test_replay_tells_each_step_by_the_boards_space_names_then_draws_the_board(t
 
 def test_replay_names_the_first_illegal_line(tmp_path):
     record = tmp_path / "game.jsonl"
-    run("host.sim", "--auto", "--seed", "2", "--quiet", "--record", str(record))
+    run("host.sim.terminal", "--auto", "--seed", "2", "--quiet", "--record", str(record))
     lines = record.read_text().splitlines()
     lines[2] = json.dumps({"play": "d6"})  # piece d does not exist in a 2-piece game
     record.write_text("\n".join(lines) + "\n")
@@ -73,7 +73,7 @@ def test_replay_names_the_first_illegal_line(tmp_path):
 
 def test_replay_lists_the_legal_steps_after_the_last_line(tmp_path):
     record = tmp_path / "game.jsonl"
-    run("host.sim", "--auto", "--seed", "2", "--quiet", "--record", str(record))
+    run("host.sim.terminal", "--auto", "--seed", "2", "--quiet", "--record", str(record))
     lines = record.read_text().splitlines()[:3]  # header, first roll, first move
     record.write_text("\n".join(lines) + "\n")
     result = run("host.replay", str(record), "--legal")
@@ -114,26 +114,26 @@ def test_replay_refuses_a_hostile_file_with_a_short_message(tmp_path):
 
 def test_sim_takes_rule_options_and_records_them(tmp_path):
     record = tmp_path / "game.jsonl"
-    result = run("host.sim", "--auto", "--game", "detour", "--quiet", "--option", "pieces=4", "--record", str(record))
+    result = run("host.sim.terminal", "--auto", "--game", "detour", "--quiet", "--option", "pieces=4", "--record", str(record))
     assert result.returncode == 0, result.stderr
     assert json.loads(record.read_text().splitlines()[0])["options"]["pieces"] == 4
-    bad = run("host.sim", "--auto", "--option", "colour=red")
+    bad = run("host.sim.terminal", "--auto", "--option", "colour=red")
     assert bad.returncode == 2 and "colour" in bad.stderr
 
 
 def test_sim_seats_computer_players_and_their_game_replays(tmp_path):
     record = tmp_path / "game.jsonl"
-    result = run("host.sim", "--auto", "--game", "sniggle", "--seats", "search,greedy", "--quiet",
+    result = run("host.sim.terminal", "--auto", "--game", "sniggle", "--seats", "search,greedy", "--quiet",
                  "--record", str(record))
     assert result.returncode == 0, result.stderr
     assert "(search, greedy)" in result.stdout and " wins after " in result.stdout
     assert run("host.replay", str(record)).returncode == 0
-    bad = run("host.sim", "--auto", "--seats", "search,genius")
+    bad = run("host.sim.terminal", "--auto", "--seats", "search,genius")
     assert bad.returncode == 2 and "--seats" in bad.stderr
 
 
 def test_vpico_without_node_says_what_to_install_in_one_line(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "host.vpico"], cwd=ROOT, capture_output=True, text=True,
+    result = subprocess.run([sys.executable, "-m", "host.pico.vpico"], cwd=ROOT, capture_output=True, text=True,
                             timeout=60, env={"PATH": str(tmp_path)})  # a PATH without node
     assert result.returncode == 1
     assert result.stderr == ("make vpico needs node (Node.js 20): install it (Debian: apt install nodejs npm), "

@@ -135,7 +135,7 @@ def test_the_graph_is_read_from_top_level_and_function_level_imports():
     graph = import_graph()
     assert "rules.core" in graph["rules.detour"]  # from rules.core import ...
     assert "app.startup" in graph["app.device"]  # from app import startup, inside a function
-    assert "host.bench_pico" in graph["host.bench"]  # from host import bench_pico
+    assert "host.bench.pico" in graph["host.bench"]  # from host.bench import pico as bench_pico
 
 
 def test_a_circle_is_named():

@@ -1,4 +1,4 @@
-"""make live's side of the USB line protocol (host/live.py,
+"""make live's side of the USB line protocol (host/pico/live.py,
 hardware/usb-protocol.md): the record kept without gaps or duplicates
 across reconnections, and the news the page is sent. The board's lines are
 written here as the protocol's document gives them."""
@@ -15,9 +15,9 @@ from app.link import FIRMWARE
 from hal.pixels import Pixels
 from host.boardfile import read_board
 from host.fuzz.pull import Board
-import host.live
-from host.live import Follow, LiveSession
-from host.screen import wire_colours
+import host.pico.live
+from host.pico.live import Follow, LiveSession
+from host.sim.screen import wire_colours
 from rules.games import new_game
 from rules.record import header
 
@@ -132,12 +132,12 @@ def board(hello_line, lines=(), line_answer=line):
 
 def pulled(monkeypatch, tmp_path, capsys, answers, wait_s=30.0):
     """make pull from a board answering ``answers``: (exit status, what it printed on stderr)."""
-    import host.live
+    import host.pico.live
 
-    monkeypatch.setattr(host.live, "_open", lambda port: Board(answers))
-    real = host.live.pull
-    monkeypatch.setattr(host.live, "pull", lambda port, out: real(port, out, wait_s))
-    code = host.live.main(["--pull", "--out", str(tmp_path)])
+    monkeypatch.setattr(host.pico.live, "_open", lambda port: Board(answers))
+    real = host.pico.live.pull
+    monkeypatch.setattr(host.pico.live, "pull", lambda port, out: real(port, out, wait_s))
+    code = host.pico.live.main(["--pull", "--out", str(tmp_path)])
     return code, capsys.readouterr().err
 
 
@@ -216,7 +216,7 @@ def test_a_page_opened_before_any_board_answers_is_told_at_once_where_it_is_look
     (OSError(5, "Input/output error"), "the USB cable was pulled or the board restarted"),
     (serial.PortNotOpenError(), "the port was closed on this PC"),
     (serial.SerialTimeoutException("Write timeout"), "the board stopped reading what this PC sends"),
-    (host.live.Lost("it restarted"), "it restarted"),
+    (host.pico.live.Lost("it restarted"), "it restarted"),
     (ValueError("byte must be in range(0, 256)"), "the port failed in a way this program does not know"),
 ])
 def test_a_loss_is_said_in_words_of_ours_and_the_libraries_own_go_to_stderr(capsys, err, why):
@@ -271,7 +271,7 @@ def test_the_board_is_told_when_the_pc_stops_following():
 
 
 def test_make_live_unsubscribes_when_it_stops(monkeypatch):
-    import host.web.server
+    import host.sim.web.server
 
     port = Recording(board(hello(4), [HEADER] + STEPS))
 
@@ -288,13 +288,13 @@ def test_make_live_unsubscribes_when_it_stops(monkeypatch):
             time.sleep(0.01)
         return 0
 
-    monkeypatch.setattr(host.live, "_open", lambda port_name: port)
-    monkeypatch.setattr(host.web.server, "serve", serve)
-    assert host.live.main([]) == 0 and port.written.endswith(b"~unsub\n")
+    monkeypatch.setattr(host.pico.live, "_open", lambda port_name: port)
+    monkeypatch.setattr(host.sim.web.server, "serve", serve)
+    assert host.pico.live.main([]) == 0 and port.written.endswith(b"~unsub\n")
 
 
 def test_make_live_refuses_a_web_port_given_as_the_boards(capsys):
-    assert host.live.main(["--port", "8933"]) == 1
+    assert host.pico.live.main(["--port", "8933"]) == 1
     assert capsys.readouterr().err == ("error: PORT= is the board's serial port (e.g. /dev/ttyACM0); the web page's "
                                        "port is WEB_PORT=8933\n")
 
@@ -303,9 +303,9 @@ def test_make_pull_with_no_board_ends_in_a_few_seconds(monkeypatch, tmp_path, ca
     def no_port(port):
         raise serial.SerialException(2, "could not open port %s: [Errno 2] No such file or directory" % port)
 
-    monkeypatch.setattr(host.live, "_open", no_port)
+    monkeypatch.setattr(host.pico.live, "_open", no_port)
     started = time.monotonic()
-    assert host.live.main(["--pull", "--port", "/dev/ttyACM0", "--out", str(tmp_path)]) == 1
+    assert host.pico.live.main(["--pull", "--port", "/dev/ttyACM0", "--out", str(tmp_path)]) == 1
     assert time.monotonic() - started < 6
     assert capsys.readouterr().err == (
         "error: no board on /dev/ttyACM0 (no such port: the board is not plugged in, or is on another port): check "

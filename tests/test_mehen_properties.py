@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 import pytest
 
-from host.views import mehen as view
+from host.sim.views import mehen as view
 from rules.core import DECIDE
 from rules.mehen import VALUE, Mehen
 from rules.playout import Rng, random_game, random_step
@@ -109,7 +109,7 @@ def run(*args):
 def test_both_variants_play_through_the_sim_and_replay(tmp_path):
     for options in ([], ["--option", "hunt=true"]):
         record = tmp_path / "mehen.jsonl"
-        result = run("host.sim", "--game", "mehen", "--players", "3", "--seed", "2", "--record", str(record), *options)
+        result = run("host.sim.terminal", "--game", "mehen", "--players", "3", "--seed", "2", "--record", str(record), *options)
         assert result.returncode == 0, result.stderr
         assert re.search(r"player 1 throws [FR]{3}: \d squares?", result.stdout)
         assert " wins after " in result.stdout
@@ -124,14 +124,14 @@ def test_both_variants_play_through_the_sim_and_replay(tmp_path):
 
 def test_replay_lists_the_eight_throws_with_their_odds(tmp_path):
     record = tmp_path / "mehen.jsonl"
-    run("host.sim", "--game", "mehen", "--quiet", "--record", str(record))
+    run("host.sim.terminal", "--game", "mehen", "--quiet", "--record", str(record))
     record.write_text(record.read_text().splitlines()[0] + "\n")
     throws = json.loads(run("host.replay", str(record), "--legal").stdout)
     assert throws[0] == {"step": "RRR", "probability": "1/8"} and len(throws) == 8
 
 
 def test_the_sim_refuses_more_players_than_the_board_has_colours_for():
-    result = run("host.sim", "--game", "mehen", "--players", "7")
+    result = run("host.sim.terminal", "--game", "mehen", "--players", "7")
     assert result.returncode == 2 and "2 to 6 players" in result.stderr
 
 

@@ -3,7 +3,7 @@ seconds). The full proof with intervals is ``make strength``."""
 
 import pytest
 
-from host.strength import SETUPS, main, play_games, wilson
+from host.bench.strength import SETUPS, main, play_games, wilson
 from rules.games import GAMES
 
 pytestmark = pytest.mark.slow

@@ -1,4 +1,4 @@
-"""The terminal simulator (python -m host.sim) played as a person plays it:
+"""The terminal simulator (python -m host.sim.terminal) played as a person plays it:
 command lines in, the board and its status out. The controller, the hal and
 the rules are the real ones; only the die's random source is scripted."""
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 from host.boardfile import read_board
 from host.rig import Bytes
-from host.screen import screen_colours
-from host.sim import Table, main
+from host.sim.screen import screen_colours
+from host.sim.terminal import Table, main
 from rules.core import PHASE_NAMES, POPOFF
 from rules.games import new_game
 from rules.playout import Rng, random_step
@@ -321,7 +321,7 @@ def test_a_person_sets_the_speed_and_a_wrong_one_is_named():
 
 def test_the_pause_after_each_step_is_the_speeds_and_none_into_a_pipe(monkeypatch):
     slept = []
-    monkeypatch.setattr("host.sim.time.sleep", slept.append)
+    monkeypatch.setattr("host.sim.terminal.time.sleep", slept.append)
     play(["--auto", "--game", "snuka", "--speed", "slow", "--plain"], [])
     assert slept == []
     text = play(["--auto", "--game", "snuka", "--speed", "slow", "--plain"], [], out=Terminal())

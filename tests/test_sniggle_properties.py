@@ -12,7 +12,7 @@ import pytest
 from rules.core import DECIDE
 from rules.playout import Rng, random_step
 from rules.record import dumps, header, line, replay
-from rules.sniggle import Sniggle
+from rules.sniggle import Sniggle, die_of, move, piece_of, space_of
 from support import board_data, check_decisions
 from test_sniggle_perft import COUNTS, POSITIONS, ROLLS, position
 from test_sniggle_random_games import check, play_checked
@@ -86,20 +86,20 @@ def reference_moves(game, pos, pieces, dice):
             for s in reference_ends(game, p, die):
                 other = pos.index(s) if s in pos else -1
                 if other < 0 or (other // 4 != game.turn and BOARD.colour[s] != game.colour[other // 4] + 1):
-                    moves.add(("m", p % 4, die, s))
+                    moves.add(move(p % 4, die, s))
         game.pos[p] = here
     return moves
 
 
-def reference_second(game, pieces, move):
-    """Whether another of ``pieces`` can move the other die after ``move``."""
-    p = 4 * game.turn + move[1]
+def reference_second(game, pieces, step):
+    """Whether another of ``pieces`` can move the other die after ``step``."""
+    p, dest = 4 * game.turn + piece_of(step), space_of(step)
     pos = list(game.pos)
-    if move[3] in pos:
-        pos[pos.index(move[3])] = -1  # sent back: off the way of the second move
-    pos[p] = move[3]
+    if dest in pos:
+        pos[pos.index(dest)] = -1  # sent back: off the way of the second move
+    pos[p] = dest
     rest = list(game.dice)
-    rest.remove(move[2])
+    rest.remove(die_of(step))
     return bool(reference_moves(game, pos, [q for q in pieces if q != p], rest))
 
 
@@ -112,8 +112,8 @@ def reference_legal(game):
     both = {move for move in moves if reference_second(game, pieces, move)}
     if both:
         return both
-    if game.options["larger_die"] and any(m[2] == max(game.dice) for m in moves):
-        return {m for m in moves if m[2] == max(game.dice)}
+    if game.options["larger_die"] and any(die_of(m) == max(game.dice) for m in moves):
+        return {m for m in moves if die_of(m) == max(game.dice)}
     return moves
 
 
@@ -132,7 +132,7 @@ def test_the_move_counts_agree_with_the_reference_search():
 
 # every move shape, legal or not: pieces 0-3, dice 1-6, a sample of spaces
 SPACES = sorted({BOARD.space(sid) for sid in ("SR1", "c1", "e5", "f10", "TM", "Z1", "Z28", "HR1")})
-ALL_MOVES = [("m", i, v, s) for i in range(-1, 5) for v in range(0, 8) for s in SPACES]
+ALL_MOVES = [move(i, v, s) for i in range(-1, 5) for v in range(0, 8) for s in SPACES]
 
 
 def games():
@@ -204,7 +204,7 @@ def test_the_terminal_game_plays_sniggle_and_the_record_replays(tmp_path):
         return subprocess.run([sys.executable, "-m", *args], cwd=root, capture_output=True, text=True, timeout=120)
 
     record = tmp_path / "game.jsonl"
-    result = run("host.sim", "--game", "sniggle", "--players", "3", "--seed", "2", "--record", str(record),
+    result = run("host.sim.terminal", "--game", "sniggle", "--players", "3", "--seed", "2", "--record", str(record),
                  "--option", "colours=GYR")
     assert result.returncode == 0, result.stderr
     assert "throws" in result.stdout and "goes first" in result.stdout and "SNIGGLE" in result.stdout

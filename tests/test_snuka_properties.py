@@ -76,7 +76,7 @@ def run(*args):
 
 def test_a_whole_frame_is_refereed_by_the_sim_and_replayed(tmp_path):
     record = tmp_path / "frame.jsonl"
-    sim = run("host.sim", "--game", "snuka", "--players", "3", "--seed", "2", "--record", str(record))
+    sim = run("host.sim.terminal", "--game", "snuka", "--players", "3", "--seed", "2", "--record", str(record))
     assert sim.returncode == 0, sim.stderr
     assert "player 1 pots" in sim.stdout or "player 1 flips" in sim.stdout
     assert "on: red" in sim.stdout and "player 2's turn" in sim.stdout

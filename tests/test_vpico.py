@@ -2,7 +2,7 @@
 for RPI_PICO on an emulated RP2040, on a board modelled from its parts'
 datasheets and wired as hardware/pins.json and hardware/README.md say.
 
-What the Pico lights is read off its data pin (host/vpico/parts.mjs decodes
+What the Pico lights is read off its data pin (host/pico/vpico/parts.mjs decodes
 the WS2812B wire) and compared with the simulator: a Rig (host.rig)
 runs the same game in CPython. A picture breathes and blinks with the time,
 and the moment a frame was painted for is the tick's clock reading, a few
@@ -29,11 +29,11 @@ from app import startup
 from app.keeper import SAVES, Keeper
 from app.paint import paint
 from hal.pixels import Pixels
-from host import build as b
 from host.bench import PAUSE_MS
-from host.bench_pico import longest_pause
+from host.bench.pico import longest_pause
+from host.pico import build as b
+from host.pico.vpico import MissingPicoFiles, VirtualPico, flash, pico_files
 from host.rig import Bytes, Rig
-from host.vpico import MissingPicoFiles, VirtualPico, flash, pico_files
 from rules.board import MAX_PIXELS
 from rules.core import DECIDE, ROLL, WHEEL
 from rules.games import new_game
@@ -324,7 +324,7 @@ def flashed(build_dir, tmp_path_factory):
     folder = tmp_path_factory.mktemp("flashed")
     with VirtualPico(folder / "fs.bin") as pico:
         assert pico.wait_frame(0, timeout=1) is None  # nothing on it lights a pixel
-        command = [sys.executable, "-m", "host.build", "flash", "--port", pico.port, "--out", str(build_dir)]
+        command = [sys.executable, "-m", "host.pico.build", "flash", "--port", pico.port, "--out", str(build_dir)]
         result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
         assert result.returncode == 0, result.stdout + result.stderr
         assert pico.wait_frame(0) is not None  # the game runs: the board lights up
@@ -524,6 +524,29 @@ def test_the_picos_compiled_sniggle_walk_reaches_what_cpython_reaches(flashed):
     assert found == expected  # the Pico runs the walk compiled to machine code
 
 
+# every legal move at every decision of a few Sniggle games, by its notation, folded into one number
+SNIGGLE_MOVES = (
+    "import json\nfrom rules import sniggle\nfrom rules.playout import Rng, random_step\n"
+    "board = sniggle.SniggleBoard(json.load(open(%r)))\n"
+    "h = 0\n"
+    "for n in (2, 4):\n"
+    "    game, rng = sniggle.Sniggle(board, n, {'larger_die': n == 4}), Rng(n)\n"
+    "    for _ in range(200):\n"
+    "        if game.over():\n"
+    "            break\n"
+    "        for d in game.legal():\n"
+    "            for c in game.notation(d) + ' ':\n"
+    "                h = (h * 31 + ord(c)) %% 1000000007\n"
+    "        game.play(random_step(game, rng))\n"
+    "print(h)\n"
+)
+
+
+def test_the_picos_compiled_sniggle_moves_are_what_cpython_lists(flashed):
+    found, expected = on_the_pico_and_here(flashed[0], "sniggle", "fill_moves", SNIGGLE_MOVES)
+    assert found == expected  # the Pico lists the moves (and finds their spaces) compiled to machine code
+
+
 # the search's rating of every player (the next throw's risk too) at every state of a few Sniggle games, folded
 SNIGGLE_RATINGS = (
     "import json\nfrom rules import players, sniggle\nfrom rules.playout import Rng, random_step\n"
@@ -543,7 +566,7 @@ SNIGGLE_RATINGS = (
 
 
 def test_the_picos_compiled_sniggle_rating_rates_what_cpython_rates(flashed):
-    found, expected = on_the_pico_and_here(flashed[0], "players", "sniggle_rate", SNIGGLE_RATINGS)
+    found, expected = on_the_pico_and_here(flashed[0], "sniggle_tactics", "sniggle_rate", SNIGGLE_RATINGS)
     assert found == expected  # the Pico rates with the loop compiled to machine code
 
 

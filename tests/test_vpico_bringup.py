@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from host.vpico import VirtualPico
+from host.pico.vpico import VirtualPico
 from test_vpico import MPREMOTE, SETTLED_MS, build_dir, image, read_board  # noqa: F401
 
 pytestmark = pytest.mark.pico

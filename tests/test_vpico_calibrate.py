@@ -1,4 +1,4 @@
-"""make calibrate (host/vpico/calibrate.py): what can be checked without the
+"""make calibrate (host/pico/vpico/calibrate.py): what can be checked without the
 two firmware builds it compares. The gains and the table from a record, the
 table in hardware/calibration.md against the record it was made from, the
 map of addresses to functions, what it says when a build is missing, and
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from host.vpico import MissingPicoFiles, flash, pico_files
-from host.vpico import calibrate as c
+from host.pico.vpico import MissingPicoFiles, flash, pico_files
+from host.pico.vpico import calibrate as c
 
 pytestmark = pytest.mark.pico
 
@@ -43,7 +43,7 @@ def test_a_skipped_or_failed_benchmark_gives_no_figure(printed):
 @pytest.mark.parametrize("record", ["calibration.json", "calibration-pico-w.json"])
 def test_the_documented_table_is_the_one_its_record_gives(record):
     path = ROOT / "hardware" / record
-    out = subprocess.run([sys.executable, "-m", "host.vpico.calibrate", "--from-record", str(path)],
+    out = subprocess.run([sys.executable, "-m", "host.pico.vpico.calibrate", "--from-record", str(path)],
                          cwd=ROOT, capture_output=True, text=True, check=True).stdout
     table = [line for line in out.splitlines() if line.startswith("|")]
     assert len(table) == 2 + len(c.UPSTREAM) + 1

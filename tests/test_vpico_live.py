@@ -1,7 +1,7 @@
 """The board on a PC over USB, on the emulated Pico: the stock MicroPython
 firmware running the game answers the line protocol of
 hardware/usb-protocol.md on its USB serial port, and make live's server
-(host/live.py) follows it: the same pixels as the data pin carried, the same
+(host/pico/live.py) follows it: the same pixels as the data pin carried, the same
 record lines as the Pico's file, through a reset and a lost port, whatever a
 hostile host sends."""
 
@@ -13,10 +13,10 @@ import time
 import pytest
 import serial
 
-from host.live import Follow, LiveSession, pull
-from host.screen import wire_colours
-from host.vpico import VirtualPico
-from host.web.server import make_server
+from host.pico.live import Follow, LiveSession, pull
+from host.pico.vpico import VirtualPico
+from host.sim.screen import wire_colours
+from host.sim.web.server import make_server
 from app.keeper import SAVES, Keeper
 from hal.buttons import LONG_MS
 from rules.core import PHASE_NAMES

@@ -1,7 +1,7 @@
 """A power cut at any flash write of a save leaves the Pico's code in sight.
 
 The firmware's own saving (``app.keeper`` on ``hal.storage``) runs on the
-Pico's filesystem as the PC models it (``host.vpico.flash.PicoFiles``: the
+Pico's filesystem as the PC models it (``host.pico.vpico.flash.PicoFiles``: the
 littlefs the Pico's MicroPython builds in, with its geometry), on an image
 holding the build as ``make flash`` leaves it. Each step of a seeded game
 is cut just before each of its flash writes in turn, and again inside it
@@ -19,8 +19,8 @@ import pytest
 from app import keeper as keeper_module
 from app.keeper import Keeper
 from hal import storage
+from host.pico.vpico.flash import PicoFiles, image, read
 from host.rig import Cut
-from host.vpico.flash import PicoFiles, image, read
 from rules.playout import Rng, random_step
 from rules.record import line
 from test_vpico import build_dir, fresh_game  # noqa: F401  (build_dir is a fixture)

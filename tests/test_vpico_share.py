@@ -1,7 +1,7 @@
-"""make vpico's page without the emulator (host/vpico/page.py): the Pico's
+"""make vpico's page without the emulator (host/pico/vpico/page.py): the Pico's
 one USB port shared between the port's program (mpremote, make repl) and the
 page's link, and the page's clicks done over a control socket that answers
-as host/vpico/main.mjs does, here a small stand-in."""
+as host/pico/vpico/main.mjs does, here a small stand-in."""
 
 import json
 import os
@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from host.vpico.page import PicoSession, Share
+from host.pico.vpico.page import PicoSession, Share
 from test_live import HEADER, STEPS, following, hello, line
 
 
@@ -44,7 +44,7 @@ def test_the_page_is_quiet_while_the_repl_waits_and_talks_again_once_main_py_run
 
 
 class Control:
-    """A control socket that answers as host/vpico/main.mjs does, keeping what it was asked."""
+    """A control socket that answers as host/pico/vpico/main.mjs does, keeping what it was asked."""
 
     def __init__(self, path):
         self.path = path

@@ -1,5 +1,5 @@
 """Tiddlee Snuka's buttons on the emulated Pico: the stock MicroPython firmware
-clocks the 74HC165 chain (host/vpico/parts.mjs, the datasheet's model) and a
+clocks the 74HC165 chain (host/pico/vpico/parts.mjs, the datasheet's model) and a
 button closed on a chain input, as boards/snuka.json wires it, picks its step.
 The same presses on the simulator's board (a Rig) give the same record."""
 
@@ -8,8 +8,8 @@ import json
 import pytest
 
 from app.keeper import Keeper
+from host.pico.vpico import VirtualPico
 from host.rig import Bytes, Rig
-from host.vpico import VirtualPico
 from test_vpico import SETTLED_MS, build_dir, fresh_game, image, record, the_pico_files  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.pico

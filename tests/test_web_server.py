@@ -16,7 +16,7 @@ import threading
 import pytest
 
 from host.fuzz.server import received
-from host.web.server import MAX_STREAMS, make_server
+from host.sim.web.server import MAX_STREAMS, make_server
 
 ROOT = __file__.rsplit("/tests/", 1)[0]
 DETOUR = b'{"game": "detour", "players": 2}'
@@ -154,7 +154,7 @@ def test_the_record_is_downloaded_whole_when_its_file_is_gone(server):
 
 def test_sigterm_stops_make_sim_and_removes_its_temp_folders(tmp_path):
     env = dict(os.environ, TMPDIR=str(tmp_path))
-    proc = subprocess.Popen([sys.executable, "-m", "host.web", "--port", "0"], cwd=ROOT, env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "host.sim.web", "--port", "0"], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         port = int(proc.stdout.readline().split("open http://127.0.0.1:", 1)[1].split("/")[0])
@@ -172,7 +172,7 @@ def test_sigterm_stops_make_sim_and_removes_its_temp_folders(tmp_path):
 
 def test_a_port_already_taken_is_said_in_one_line(server):
     port = server.server_address[1]
-    done = subprocess.run([sys.executable, "-m", "host.web", "--port", str(port)], cwd=ROOT, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "host.sim.web", "--port", str(port)], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip() == ("error: cannot listen on 127.0.0.1 port %d (Address already in use); try another: "

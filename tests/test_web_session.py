@@ -1,4 +1,4 @@
-"""The browser simulator's table (host/web/session.py): what the panel tells
+"""The browser simulator's table (host/sim/web/session.py): what the panel tells
 the players (the next thing to do, calmly, and a mistake only when it is
 one), and the computer seats at the speed people choose. The board's clock
 is stepped here (``advance``): times are the board's milliseconds."""
@@ -11,8 +11,8 @@ import pytest
 
 from host.boardfile import read_board
 from host.rig import Bytes
-from host.web import layout
-from host.web.session import DEFAULT_SPEED, SPEEDS, Session, create
+from host.sim.web import layout
+from host.sim.web.session import DEFAULT_SPEED, SPEEDS, Session, create
 from rules.core import OVER, RulesError
 from rules.games import new_game
 from rules.record import replay

@@ -7,9 +7,9 @@ import os
 
 import pytest
 
-from host import wiring
 from host.boardfile import read_board
-from host.fields import read_parts
+from host.hardware import wiring
+from host.hardware.fields import read_parts
 
 PICTURES = os.path.join(wiring.ROOT, "hardware")
 

@@ -1,10 +1,10 @@
 // Small Thumb programs on an emulated RP2040 with the XIP cache of
-// host/vpico/xip.mjs, for tests/test_vpico_xip.py: prints what each took,
+// host/pico/vpico/xip.mjs, for tests/test_vpico_xip.py: prints what each took,
 // as JSON. No firmware: the SSI is set up as the RPI_PICO second stage
 // (boot2_w25q080, PICO_FLASH_SPI_CLKDIV 2) leaves it, unless a case says.
 
 import { RP2040 } from "rp2040js";
-import { attachXip, transferCycles } from "../host/vpico/xip.mjs";
+import { attachXip, transferCycles } from "../host/pico/vpico/xip.mjs";
 
 const NS_PER_CYCLE = 8;
 const SSI = 0x18000000;

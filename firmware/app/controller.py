@@ -54,13 +54,6 @@ FLASH_SHOW_MS = 900  # how long an event's animation lasts
 PROMPT_MS = 5000  # the "new game?" offer lapses after this
 HINT_MS = 1500  # the hint's search budget on the Pico (docs/budgets.md)
 
-# events that happen on a space: name -> (index of the player, index of the space)
-_SPACE_EVENTS = {
-    "sent_back": (1, 3), "eaten": (1, 3), "collided": (1, 3), "popoff": (1, 3),
-    "finished": (1, 3), "star": (1, 3), "home": (1, 3),
-}
-_DICE_EVENTS = ("again", "extra_throw")
-
 
 class Controller:
     def __init__(self, game, ports, keeper=None, log=print, hint_ms=HINT_MS, settings=None):
@@ -351,7 +344,7 @@ class Controller:
                 self._roll(now)
         elif event == LONG and i == 0 and game.phase == WHEEL:
             for d in game.legal():
-                if d[1] < 0 and not self.disagrees():  # Detour's pass, where a wheel turn may be declined
+                if game.is_pass(d) and not self.disagrees():  # where the wheel turn may be declined
                     self.play(d)
         elif event == LONG and i == 0:
             self._ask_hint()
@@ -508,8 +501,9 @@ class Controller:
 
     def _pocket(self):
         """A flicking game's pocket beam saw a counter drop: offer the pots first."""
-        legal = self.game.legal()
-        pots = tuple(d for d in legal if d[0] in ("pot", "also"))
+        game = self.game
+        legal = game.legal()
+        pots = tuple(d for d in legal if game.into_pocket(d))
         if pots and self.offered is not None:
             self.offered = pots + tuple(d for d in legal if d not in pots)
             self.picked = self.picker.offer(self.offered)
@@ -613,34 +607,35 @@ class Controller:
         if len(turned) != 1:
             return
         w, q = turned[0]
-        for d in self.game.legal():
-            if d[1] == w and d[2] & 3 == q:
-                self.play(d)
-                return
+        step = self.game.turning(w, q)
+        if step is not None:
+            self.play(step)
 
     def _turned(self):
         """(wheel, quarters 1..3) of every wheel that stands elsewhere than the rules say."""
         wheels = self.ports.wheels
+        rules = self.game.wheels  # where the rules have them; none for a game without wheels
         out = []
-        if wheels is None or self.game.name != "detour":
+        if wheels is None or not rules:
             return out
         for w in range(wheels.count):
             p = wheels.position(w)
-            if p >= 0 and p != self.game.wheels[w]:
-                out.append((w, (p - self.game.wheels[w]) & 3))
+            if p >= 0 and p != rules[w]:
+                out.append((w, (p - rules[w]) & 3))
         return out
 
     # -- what to light -------------------------------------------------------------
 
     def _show_events(self, events):
         until = add(self.now, FLASH_SHOW_MS)
-        board = self.game.board
+        game = self.game
+        board = game.board
         for event in events:
-            where = _SPACE_EVENTS.get(event[0])
-            if where and len(event) > where[1] and isinstance(event[where[1]], int) and 0 <= event[where[1]] < len(board.ids):
-                player = event[where[0]]
-                self.flashes.append((until, board.leds[event[where[1]]], C.player(self.game, player)))
-            elif event[0] in _DICE_EVENTS:
+            # an event on a space names its player at index 1, the space at index 3
+            if event[0] in game.space_events and len(event) > 3 and isinstance(event[3], int) \
+                    and 0 <= event[3] < len(board.ids):
+                self.flashes.append((until, board.leds[event[3]], C.player(game, event[1])))
+            elif event[0] in game.dice_events:
                 for leds in self.faces.leds:
                     for led in leds:
                         self.flashes.append((until, led, C.WHITE))
@@ -717,7 +712,7 @@ class Controller:
         turned = self._turned()
         if self.game.phase == WHEEL and len(turned) == 1:
             w, q = turned[0]
-            if any(d[1] == w and d[2] & 3 == q for d in self.game.legal()):
+            if self.game.turning(w, q) is not None:
                 return ()
         return tuple(w for w, _ in turned)
 

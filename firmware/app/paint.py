@@ -12,7 +12,13 @@ spaces the movable pieces and their targets are on. What the sensors say
 the pixels that move, a few bytes at a time, and allocates nothing. Where
 many pixels take one colour (every space when the game is over or a new
 game is offered) one loop, ``spread``, writes them: on the Pico compiled to
-machine code (``hal.viper``), elsewhere interpreted as written here."""
+machine code (``hal.viper``), elsewhere interpreted as written here.
+
+A game that shows more than pieces has a look of its own (``Game.look``
+names its module, such as ``app.snuka_look``): its ``Look`` keeps what a
+step changes (``update``, at each step) and paints its layer in place of
+the pieces' (``paint``, at each frame, allocating nothing), with ``put``,
+``rgb`` and ``spread``."""
 
 from array import array
 
@@ -20,9 +26,6 @@ from app import colours as C
 from app.die import TUMBLE_STEP_MS
 from hal.ticks import diff
 from rules.core import EMPTY, LION, OVER, POPOFF, ROLL
-
-# the spaces the rules name, lit a little warmer than plain track
-SPECIAL_KINDS = ("start", "finish", "star", "wheel_star", "centre", "home", "trademark", "head", "tail", "pocket")
 
 
 def spread(frame, at, owners, rgb):
@@ -43,12 +46,12 @@ except (ImportError, SyntaxError, ValueError):  # CPython; a port without the em
     pass
 
 
-def _rgb(colour, level=256):
+def rgb(colour, level=256):
     """``colour`` at ``level`` (of 256) as one number, 0xRRGGBB, as ``spread`` takes it."""
     return (colour[0] * level >> 8) << 16 | (colour[1] * level >> 8) << 8 | colour[2] * level >> 8
 
 
-def _put(f, i, colour, level=256):
+def put(f, i, colour, level=256):
     """``colour`` at ``level`` (of 256) into frame ``f`` at byte ``i`` (3 x the pixel)."""
     f[i] = colour[0] * level >> 8
     f[i + 1] = colour[1] * level >> 8
@@ -68,8 +71,9 @@ class Canvas:
                               for w in range(len(wheel_cells) // 9))
         self.base = base = bytearray(len(self.frame))  # the board with nothing on it
         kinds = board.kinds
+        special = ctl.game.special_kinds
         for s in range(len(self.at)):
-            colour = C.SPECIAL if kinds[s] in SPECIAL_KINDS else C.SPACE
+            colour = C.SPECIAL if kinds[s] in special else C.SPACE
             i = self.at[s]
             base[i] = colour[0]
             base[i + 1] = colour[1]
@@ -83,9 +87,7 @@ class Canvas:
         self._seen = bytearray(len(self.at))
         self.hand = -2  # the space the targets below are of (-1: of the stacks)
         self.targets = array("H")
-        self.on = ()  # Tiddlee Snuka: the counters that are on,
-        self.spots_lit = ()  # the bytes of the spots with a counter on them, by counter,
-        self.bars_lit = ()  # and of each player's score bar as far as it is lit
+        self.look = _look(ctl.game)
         self.picked = None
         self.candidate = ()  # (from byte, to byte) of the moves of the decision picked
         self._flashed = None  # the decision picked when its flash began
@@ -99,7 +101,7 @@ class Canvas:
         owners = ctl.owners
         moves = ctl.moves
         at = self.at
-        wheels = bytes(getattr(game, "wheels", b""))
+        wheels = bytes(game.wheels)
         if game is not self.game or owners is None or owners != self._owned or wheels != self._wheels:
             still = self.still
             still[:] = self.base
@@ -113,15 +115,14 @@ class Canvas:
                 for s in range(len(at)):
                     owner = owners[s]
                     if owner == LION:
-                        _put(still, at[s], C.LION, C.DIM)
+                        put(still, at[s], C.LION, C.DIM)
                     elif owner != EMPTY:
-                        _put(still, at[s], C.player(game, owner), C.DIM)
+                        put(still, at[s], C.player(game, owner), C.DIM)
                 self._owned = bytes(owners)
         self.game = game
         self.version = ctl.version
-        self.on = game.on_now() if game.name == "snuka" and game.phase != OVER else ()
-        if game.name == "snuka":
-            self.spots_lit, self.bars_lit = _snuka_lit(game, at)
+        if self.look is not None:
+            self.look.update(ctl, self)
         self.hand = -2
         self.picked = None
         mine = C.player(game, game.turn)
@@ -165,28 +166,16 @@ class Canvas:
         return self.candidate
 
 
+def _look(game):
+    """The layer of a game that shows more than pieces (``Game.look`` names
+    its module, imported only for that game), or None."""
+    if not game.look:
+        return None
+    return __import__(game.look, None, None, ("Look",)).Look()
+
+
 def _targets(at, moves, expected, hand):
     return array("H", (at[t] for _, f, t in moves if f == hand or (hand < 0 and expected[f] >= 2)))
-
-
-def _snuka_lit(game, at):
-    """``Canvas.spots_lit`` and ``Canvas.bars_lit``: what a step changes, not a frame."""
-    board = game.board
-    spots = []
-    for c in range(7):
-        where = board.spots[c]
-        if c == 0:
-            n = min(len(where), game.reds - game.pending.count(0))
-        else:
-            n = len(where) if game.in_play(c) else 0
-        spots.append(array("H", (at[where[k]] for k in range(n))))
-    top = max(max(game.scores), 1)
-    bars = []
-    for p in range(game.players):
-        bar, score = board.bars[p], game.scores[p]
-        count = 0 if score <= 0 else max(1, len(bar) * score // top)
-        bars.append(array("H", (3 * bar[k] for k in range(min(count, len(bar))))))
-    return tuple(spots), tuple(bars)
 
 
 def _moves_of(at, moves, decision):
@@ -201,8 +190,8 @@ def paint(ctl, now):
     canvas.update(ctl)
     f = canvas.frame
     f[:] = canvas.still
-    if game.name == "snuka":
-        _snuka(ctl, canvas, f, now)
+    if canvas.look is not None:
+        canvas.look.paint(ctl, canvas, f, now)
     else:
         _pieces(ctl, canvas, f, now)
     _dice(ctl, canvas, f, now)
@@ -213,9 +202,9 @@ def paint(ctl, now):
     if ctl.prompt >= 0:
         # "new game?": every space blinks amber until confirmed or cancelled
         if C.blink(now, C.BLINK_MS):
-            spread(f, canvas.at, b"", _rgb(C.AMBER, 90))
+            spread(f, canvas.at, b"", rgb(C.AMBER, 90))
     if ctl.keeper and ctl.keeper.failing and C.blink(now, C.SLOW_MS):
-        _put(f, 0, C.UNSAVED)  # the flash refuses writes: the game is only in RAM (on top of everything)
+        put(f, 0, C.UNSAVED)  # the flash refuses writes: the game is only in RAM (on top of everything)
 
 
 def _pieces(ctl, canvas, f, now):
@@ -232,12 +221,12 @@ def _pieces(ctl, canvas, f, now):
         f[i + 1] = colour[1] * level >> 8
         f[i + 2] = colour[2] * level >> 8
     # targets of the piece in the hand, or of a stack (a piece taken from it is not sensed)
-    spread(f, canvas.targets_of(ctl, hand), b"", _rgb(C.WHITE))
+    spread(f, canvas.targets_of(ctl, hand), b"", rgb(C.WHITE))
     if hand >= 0:
-        _put(f, at[hand], mine)
+        put(f, at[hand], mine)
     if ctl.hint and C.blink(now, C.SLOW_MS):
         for s in ctl.hint:
-            _put(f, at[s], C.WHITE)
+            put(f, at[s], C.WHITE)
     if ctl.choice or ctl.unseen:
         _candidate(ctl, canvas, f, now, ctl.picked)
 
@@ -254,12 +243,13 @@ def _candidate(ctl, canvas, f, now, picked):
         colour = C.player(ctl.game, ctl.game.turn)
         level = C.breathe(now)
         for i, j in moves:
-            _put(f, i, colour, level)
+            put(f, i, colour, level)
             if flash:
-                _put(f, j, lit)
-    if decision[0] == "w" and decision[1] >= 0 and flash:
-        for i in canvas.wheel_at[decision[1]]:
-            _put(f, i, lit)
+                put(f, j, lit)
+    w = ctl.game.wheel_of(decision)
+    if w >= 0 and flash:
+        for i in canvas.wheel_at[w]:
+            put(f, i, lit)
 
 
 def _die_on_offer(ctl):
@@ -267,9 +257,9 @@ def _die_on_offer(ctl):
     picked = ctl.picked
     if not ctl.choice or picked is None or not ctl.faces.leds:
         return
-    decision = picked[1]
-    if len(decision) > 2 and isinstance(decision[2], int) and 1 <= decision[2] <= 6:
-        ctl.faces.show(0, decision[2], C.WHITE)
+    die = ctl.game.die_of(picked[1])
+    if die:
+        ctl.faces.show(0, die, C.WHITE)
         ctl.faces.clear(1)
 
 
@@ -293,7 +283,7 @@ def _dice(ctl, canvas, f, now):
         if game.phase == ROLL and game.phase != OVER and mask < 0:
             level = C.breathe(now) >> 1
             for led in ctl.sticks:
-                _put(f, 3 * led, colour, level)
+                put(f, 3 * led, colour, level)
         elif mask >= 0:
             faces.show_sticks(ctl.sticks, mask, C.WHITE, C.STICK_ROUND)
         return
@@ -321,13 +311,13 @@ def _alerts(ctl, canvas, f, now):
     extra, missing, wheels, _ = ctl.view()
     if missing and C.blink(now, C.BLINK_MS):
         for s in missing:
-            _put(f, at[s], C.AMBER)
+            put(f, at[s], C.AMBER)
     if (extra or wheels) and C.blink(now, C.BLINK_FAST_MS):
         for s in extra:
-            _put(f, at[s], C.RED)
+            put(f, at[s], C.RED)
         for w in wheels:
             for i in canvas.wheel_at[w]:
-                _put(f, i, C.RED)
+                put(f, i, C.RED)
     flashes = ctl.flashes
     if flashes:
         on = C.blink(now, C.FLASH_MS)
@@ -335,7 +325,7 @@ def _alerts(ctl, canvas, f, now):
         for flash in flashes:
             if diff(flash[0], now) > 0:
                 if on:
-                    _put(f, 3 * flash[1], flash[2])
+                    put(f, 3 * flash[1], flash[2])
             else:
                 over = True
         if over:
@@ -354,51 +344,6 @@ def _over(ctl, canvas, f, now):
     if not winners:
         return
     colour = C.player(game, winners[(now // 1000) % len(winners)])
-    rgb = _rgb(colour, C.breathe(now) >> 1)
-    spread(f, canvas.at, ctl.owners or b"", rgb)  # the spaces no piece stands on (without owners: every one)
+    glow = rgb(colour, C.breathe(now) >> 1)
+    spread(f, canvas.at, ctl.owners or b"", glow)  # the spaces no piece stands on (without owners: every one)
 
-
-def _snuka(ctl, canvas, f, now):
-    game = ctl.game
-    board = game.board
-    at = canvas.at
-    on = canvas.on
-    level = C.breathe(now)
-    for c in range(7):
-        spread(f, canvas.spots_lit[c], b"", _rgb(C.COUNTERS[c], level if c in on else C.DIM))
-        spots = board.spots[c]
-        if spots and c in game.pending and C.blink(now, C.BLINK_MS):
-            _put(f, at[spots[0]], C.AMBER)  # put this counter back on its spot
-    for p in range(game.players):
-        bar = board.bars[p]
-        colour = C.player(game, p)
-        if canvas.bars_lit[p]:
-            spread(f, canvas.bars_lit[p], b"", _rgb(colour, level if p == game.turn else C.DIM))
-        elif bar and p == game.turn:
-            _put(f, 3 * bar[0], colour, level >> 2)
-        if game.scores[p] < 0 and C.blink(now, C.BLINK_FAST_MS):
-            _put(f, 3 * bar[0], C.RED)
-    refused = ctl.refused
-    if refused is not None and diff(refused[0], now) > 0 and C.blink(now, C.BLINK_FAST_MS):
-        # a panel button that names nothing legal now: what it names blinks red
-        b = refused[1]
-        for s in board.spots[b] if b < len(board.spots) else board.pockets:
-            _put(f, at[s], C.RED)
-    if ctl.foul >= 0:  # a foul kind named: which counter? every one in play flashes, lit when named
-        if C.blink(diff(now, ctl.foul_at), C.FLASH_MS * 2):
-            for c in range(len(board.spots)):
-                if game.in_play(c):
-                    _put(f, at[board.spots[c][0]], C.WHITE)
-        return
-    picked = ctl.picked
-    if picked is None or not (ctl.holding or canvas.flash(picked, now)):
-        return
-    decision = picked[1]
-    lit = C.HELD if ctl.holding else C.WHITE
-    if len(decision) > 1:
-        spots = board.spots[decision[1]]
-        for k in range(min(1, len(spots)) if decision[1] else len(spots)):
-            _put(f, at[spots[k]], lit)
-    else:  # miss or safe: the pockets
-        for s in board.pockets:
-            _put(f, at[s], lit)

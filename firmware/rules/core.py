@@ -84,6 +84,18 @@ class Game:
     ``_``-prefixed hooks; the public protocol lives here once."""
 
     name = ""
+    wheels = b""  # where each of the board's turning wheels stands, in quarter turns (Detour)
+    # what paints this game's own layer of lights in place of the pieces' (app.paint): the
+    # module by name, so that the rules import nothing of the app; "" for a game of pieces only
+    look = ""
+    # how the computer players judge this game (rules.players): the module by name, imported
+    # with them and never by the rules; "" for a game whose end alone counts
+    tactics = ""
+    # the events the board flashes (app.controller): in the player's colour on a space (the
+    # event's player at index 1, its space at index 3), or the dice white (another throw)
+    space_events = ()
+    dice_events = ()
+    special_kinds = ()  # the kinds of space the rules name, lit a little warmer than plain track
 
     def __init__(self, board, players, options):
         """What every game state has; a game's own ``__init__`` checks its
@@ -172,6 +184,33 @@ class Game:
         other (a piece that then leaves play is put down there first). Other
         decisions are given another way: a wheel turned, a button pressed."""
         return ()
+
+    # -- what a decision is on the board, asked by the controller and its
+    # lights of every game: a game keeps these where its decisions have no such part
+
+    def die_of(self, decision):
+        """The die ``decision`` plays, or 0: where two moves differ only in
+        it, the die face shows the one on offer."""
+        return 0
+
+    def wheel_of(self, decision):
+        """The wheel ``decision`` turns, or -1."""
+        return -1
+
+    def turning(self, wheel, quarters):
+        """The legal decision that turns ``wheel`` by ``quarters`` (1 to 3,
+        clockwise), as the wheel's encoder reads it, or None."""
+        return None
+
+    def is_pass(self, decision):
+        """Whether ``decision`` declines what is offered now (a long press of
+        button 1 says so)."""
+        return False
+
+    def into_pocket(self, decision):
+        """Whether ``decision`` says a counter went into a pocket: a pocket's
+        beam brings these to the front."""
+        return False
 
     @classmethod
     def _fresh(cls, board, data):

@@ -200,6 +200,9 @@ class Detour(Game):
     """One game of Detour; see the module notes for the steps."""
 
     name = "detour"
+    tactics = "rules.detour_tactics"
+    space_events = ("sent_back", "collided", "popoff", "finished", "star")
+    special_kinds = ("start", "finish", "star", "wheel_star", "centre")
     min_players = 2
     max_players = 4
 
@@ -268,6 +271,22 @@ class Detour(Game):
                 out.append((d, self.pos[self.loser], self.board.starts[d[1]]))
         return tuple(out)
 
+    def die_of(self, decision):
+        return decision[2] if decision[0] == "m" else 0
+
+    def wheel_of(self, decision):
+        return decision[1] if decision[0] == "w" else -1
+
+    def turning(self, wheel, quarters):
+        if self.phase == WHEEL:
+            for d in self._turns():
+                if d[1] == wheel and d[2] & 3 == quarters:  # a quarter back is three on
+                    return d
+        return None
+
+    def is_pass(self, decision):
+        return decision == PASS
+
     # -- the protocol hooks ------------------------------------------------
 
     def _outcomes(self):
@@ -277,11 +296,7 @@ class Detour(Game):
 
     def _decisions(self):
         if self.phase == WHEEL:
-            turns = (1, -1, 2) if self.options["half_turns"] else (1, -1)
-            out = [("w", w, q) for w in range(len(self.wheels)) for q in turns]
-            if self.options["wheel_turn_optional"]:
-                out.append(PASS)
-            return tuple(out)
+            return self._turns()
         if self.loser >= 0:
             return (("s", 0), ("s", 1))
         out = []
@@ -299,6 +314,14 @@ class Detour(Game):
                         out.append(("m", p - base, v, h))
                 else:
                     out.append(("m", p - base, v, -1))
+        return tuple(out)
+
+    def _turns(self):
+        """The decisions of the wheel phase: a turn of any wheel, and the pass where it is allowed."""
+        turns = (1, -1, 2) if self.options["half_turns"] else (1, -1)
+        out = [("w", w, q) for w in range(len(self.wheels)) for q in turns]
+        if self.options["wheel_turn_optional"]:
+            out.append(PASS)
         return tuple(out)
 
     def _apply(self, step):

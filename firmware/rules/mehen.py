@@ -117,6 +117,10 @@ class Mehen(Game):
     """One game of Mehen; see the module notes for the steps."""
 
     name = "mehen"
+    tactics = "rules.mehen_tactics"
+    space_events = ("eaten",)
+    dice_events = ("extra_throw",)
+    special_kinds = ("tail", "head")
     min_players = 2
     max_players = 6
 

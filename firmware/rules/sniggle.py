@@ -15,7 +15,13 @@ a walk; they only matter where it ends.
 
 Steps (tuples) and their notation (pieces count from 1 in the notation):
   roll   (3, 5) "3,5"                        chance: every throw, the opening ones too
-  move   ("m", piece, die, space) "2:5>e4"   piece 2 moves 5 and ends on e4
+  move   ("m", code) "2:5>e4"                piece 2 moves 5 and ends on e4
+
+A move packs its piece, die and space into one small int (``move()``,
+``piece_of()``, ``die_of()``, ``space_of()``): a pair is a single block of
+MicroPython's heap, which its allocator hands out at once, where every larger
+object is searched for from the first free block, and the Pico lists up to
+144 moves after a roll.
 """
 
 from array import array
@@ -35,6 +41,23 @@ _TRADEMARK_STEPS = 2
 _MAX_DIE = 6
 _COLUMN = {1 << x: x for x in range(29)}  # a row's single bit -> its column
 _DICE = tuple(((a, b), 1, 36) for a in range(1, 7) for b in range(1, 7))
+
+
+def move(piece, die, space):
+    """The step that moves the player's ``piece`` (0-3) ``die`` steps onto ``space``."""
+    return ("m", (piece * 8 + die) << 8 | space)
+
+
+def piece_of(step):
+    return step[1] >> 11
+
+
+def die_of(step):
+    return step[1] >> 8 & 7
+
+
+def space_of(step):
+    return step[1] & 255
 
 DEFAULTS = {
     "colours": "",  # each player's colour in seat order, letters of RBGY; "" gives R, B, G, Y in turn
@@ -94,7 +117,10 @@ class SniggleBoard(Board):
         covered = self._load_main(spaces[marks[0]], at)
         self._load_starts(at)
         self._load_paths(field(data, "paths", list, "board", BoardError), covered, at)
-        self._rooms = array("I", [0] * (3 * self.height))  # scratch for walks (walk_main)
+        self._rooms = array("I", [0] * (3 * self.height))  # scratch for walk_main
+        self.ends = bytearray(4 * n)  # scratch for reach(): a byte per space for each of 4 pieces
+        self.found = bytearray(n)  # scratch for collect()
+        self.none = bytes(n)  # no space blocked; and what reach() clears with
 
     def _load_main(self, mark, at):
         """The main area as rows of column bits, and the cells under the
@@ -195,63 +221,74 @@ class SniggleBoard(Board):
         ``s`` on path ``lane`` (-1: none), for the piece whose squares are
         number ``k`` (colour * 4 + number - 1). Other pieces play no part:
         they are passed over."""
+        n = len(self.kind)
+        self.reach(s, lane, k, values, 0)
+        found = self.found
         out = []
-        for _ in values:
-            out.append([])
+        for v in range(len(values)):
+            out.append(list(found[:collect(self.ends, 0, n, 1 << v, self.none, found)]))
+        return out
+
+    def reach(self, s, lane, k, values, at):
+        """``walks`` as marks, for the ``at``-th piece: in ``ends[at * n:]``
+        (n spaces), bit v of a space's byte is set when a walk of
+        ``values[v]`` steps can end there."""
+        n = len(self.kind)
+        off = at * n
+        ends = self.ends
+        ends[off:off + n] = self.none
         kind = self.kind[s]
         if kind == _ZONE:
-            for n in range(len(values)):
-                self._along(lane, self.place[lane][s] + values[n], k, out[n])
-            return out
+            for v in range(len(values)):
+                self._along(lane, self.place[lane][s] + values[v], k, off, 1 << v)
+            return
         marks = 1 if kind == _TRADEMARK else 0  # bit t: on the trademark after t steps
         if kind == _START or kind == _MAIN:
             first, t0 = (self.start_cell[k], self.start_steps[k]) if kind == _START else (s, 0)
             marks = walk_main(self.rows, self.under, self.cells, self.width, self._rooms,
-                              self.xs[first], self.ys[first], t0, values, out) << _TRADEMARK_STEPS
+                              self.xs[first], self.ys[first], t0, values, ends, off) << _TRADEMARK_STEPS
         t = 0
         while marks >> t:
             if marks >> t & 1:
-                for n in range(len(values)):
-                    rest = values[n] - t
+                for v in range(len(values)):
+                    rest = values[v] - t
                     if rest == 0:
-                        out[n].append(self.trademark)
+                        ends[off + self.trademark] |= 1 << v
                     elif rest > 0:
-                        self._along(0, rest - 1, k, out[n])
-                        self._along(1, rest - 1, k, out[n])
+                        self._along(0, rest - 1, k, off, 1 << v)
+                        self._along(1, rest - 1, k, off, 1 << v)
             t += 1
-        for spaces in out:
-            spaces.sort()
-        return out
 
-    def _along(self, lane, i, k, spaces):
-        """Add where a piece of squares ``k`` ends at index ``i`` of a path:
+    def _along(self, lane, i, k, off, bit):
+        """Mark where a piece of squares ``k`` ends at index ``i`` of a path:
         there, or its matching square one step past the space beside it."""
         entry = self.entry[lane][k]
         if i <= entry:
-            spaces.append(self.path[lane][i])
-        elif i == entry + 1 and self.home[k] not in spaces:
-            spaces.append(self.home[k])
+            self.ends[off + self.path[lane][i]] |= bit
+        elif i == entry + 1:
+            self.ends[off + self.home[k]] |= bit
 
 
-def walk_main(rows, under, cells, width, rooms, x, y, t0, values, out):
+def walk_main(rows, under, cells, width, rooms, x, y, t0, values, ends, off):
     """The main area's part of a walk, from column ``x`` of row ``y`` reached
-    after ``t0`` steps: add to ``out[n]`` the spaces where a walk of
-    ``values[n]`` steps ends there; return the step counts (as bits) after
-    which it stands under the trademark. ``rooms`` is scratch: the columns
-    of each row reached, by the last sideways step (none, left, right)."""
+    after ``t0`` steps: set bit v of ``ends[off + space]`` for the spaces
+    where a walk of ``values[v]`` steps ends there; return the step counts
+    (as bits) after which it stands under the trademark. ``rooms`` is
+    scratch: the columns of each row reached, by the last sideways step
+    (none, left, right)."""
     bottom = top = y
     rooms[3 * y], rooms[3 * y + 1], rooms[3 * y + 2] = 1 << x, 0, 0
     marks = 0
     depth = values[-1]
     for t in range(t0, depth + 1):
         if t in values:
-            spaces = out[values.index(t)]
+            bit = 1 << values.index(t)
             for y in range(top, bottom + 1):
                 m = rooms[3 * y] | rooms[3 * y + 1] | rooms[3 * y + 2]
                 while m:
-                    bit = m & -m
-                    spaces.append(cells[y * width + _COLUMN[bit]])
-                    m ^= bit
+                    low = m & -m
+                    ends[off + cells[y * width + _COLUMN[low]]] |= bit
+                    m ^= low
         if t == depth:
             break
         if top > 0:
@@ -271,8 +308,31 @@ def walk_main(rows, under, cells, width, rooms, x, y, t0, values, out):
     return marks
 
 
+def collect(ends, off, n, bit, blocked, out):
+    """Write to ``out``, in order, every space s (of ``n``) whose byte
+    ``ends[off + s]`` has ``bit`` and that ``blocked`` does not mark;
+    return how many."""
+    k = 0
+    for s in range(n):
+        if ends[off + s] & bit and not blocked[s]:
+            out[k] = s
+            k += 1
+    return k
+
+
+def fill_moves(lands, keys, moves):
+    """Fill ``moves`` with the move onto every space of ``lands[g]`` (bytes)
+    whose code but for the space is ``keys[g]``, in order."""
+    j = 0
+    for g in range(len(lands)):
+        key = keys[g]
+        for s in lands[g]:
+            moves[j] = ("m", key | s)
+            j += 1
+
+
 try:
-    from rules.viper import walk_main  # noqa: F811  the same walk, compiled for the Pico
+    from rules.viper import collect, fill_moves, walk_main  # noqa: F811  the same, compiled for the Pico
 except (ImportError, SyntaxError, ValueError):  # CPython; a port without the emitter, from source or .mpy
     pass
 
@@ -281,6 +341,10 @@ class Sniggle(Game):
     """One game of Sniggle; see the module notes for the steps."""
 
     name = "sniggle"
+    tactics = "rules.sniggle_tactics"
+    space_events = ("sent_back", "home")
+    dice_events = ("again",)
+    special_kinds = ("start", "trademark", "home")
     min_players = 2
     max_players = 4
 
@@ -346,7 +410,10 @@ class Sniggle(Game):
         return owner
 
     def moves(self):
-        return tuple((d, self.pos[4 * self.turn + d[1]], d[3]) for d in self.legal())
+        return tuple((d, self.pos[4 * self.turn + piece_of(d)], space_of(d)) for d in self.legal())
+
+    def die_of(self, step):
+        return die_of(step) if self.phase == DECIDE else 0
 
     # -- the protocol hooks ------------------------------------------------
 
@@ -361,7 +428,7 @@ class Sniggle(Game):
     def _apply(self, step):
         if self.phase == ROLL:
             return self._throw(step) if self.opening else self._roll(step)
-        return self._move(step[1], step[2], step[3])
+        return self._move(piece_of(step), die_of(step), space_of(step))
 
     def _throw(self, dice):
         """One throw for the first turn: the highest total goes first."""
@@ -404,55 +471,56 @@ class Sniggle(Game):
         pieces = [p for p in self.in_play(turn) if p != self.moved]
         values = sorted(set(self.dice))
         count = len(values)
-        blocked = bytearray(len(board.kind))  # never onto an own piece, nor onto an opponent resting on its own colour
+        n = len(board.kind)
+        blocked = bytearray(n)  # never onto an own piece, nor onto an opponent resting on its own colour
         for p in range(len(pos)):
             if p // 4 == turn or colour[pos[p]] == mine[p // 4] + 1:
                 blocked[pos[p]] = 1
-        ends = []  # [a * count + n]: every space pieces[a] can end a walk of values[n] on
-        groups = []  # [a * count + n]: the moves to those it may land on
-        for p in pieces:
-            i = p - base
-            found = board.walks(pos[p], self.lane[p], self.square(p), values)
-            for n in range(count):
-                ends.append(found[n])
-                groups.append([("m", i, values[n], s) for s in found[n] if not blocked[s]])
-        if self.moved >= 0 or len(self.dice) < 2 or len(pieces) < 2:
-            return tuple(m for group in groups for m in group)
-        both = []  # the moves after which the other die can still be played
-        for g in range(len(groups)):
-            if groups[g]:
-                self._keep_both(g // count, count - 1 - g % count, pieces, ends, groups, both)
-        self._second = bool(both)
-        if both:
-            return tuple(both)
-        if self.options["larger_die"]:
-            larger = tuple(m for group in groups[count - 1::count] for m in group)
-            if larger:
-                return larger
-        return tuple(m for group in groups for m in group)
+        found = board.found
+        lands = []  # [a * count + v]: the spaces pieces[a] may land on with values[v], as bytes
+        keys = []  # [a * count + v]: the code of those moves, but for the space
+        for a in range(len(pieces)):
+            p = pieces[a]
+            board.reach(pos[p], self.lane[p], self.square(p), values, a)
+            for v in range(count):
+                lands.append(found[:collect(board.ends, a * n, n, 1 << v, blocked, found)])
+                keys.append(((p - base) * 8 + values[v]) << 8)
+        keep = lands
+        if self.moved < 0 and len(self.dice) == 2 and len(pieces) >= 2:
+            keep = [self._keep_both(g // count, count - 1 - g % count, pieces, lands) if lands[g] else lands[g]
+                    for g in range(len(lands))]
+            self._second = any(keep)
+            if not self._second:
+                keep = lands
+                if self.options["larger_die"] and any(lands[count - 1::count]):
+                    keep, keys = lands[count - 1::count], keys[count - 1::count]
+        total = 0
+        for land in keep:
+            total += len(land)
+        moves = [("m", 0)] * total  # filled in place: growing a list would search the heap again and again
+        fill_moves(keep, keys, moves)
+        return tuple(moves)
 
-    def _keep_both(self, a, other, pieces, ends, groups, both):
-        """Add to ``both`` the moves of ``pieces[a]`` (in ``groups``) after
-        which another piece can still move the die ``values[other]``: once
-        a piece has moved, the space it left is free and the one it reached
-        taken."""
-        count = len(groups) // len(pieces)
-        group = groups[a * count + count - 1 - other]
+    def _keep_both(self, a, other, pieces, lands):
+        """Those of the landings of ``pieces[a]`` (in ``lands``) after which
+        another piece can still move the die ``values[other]``: once a piece
+        has moved, the space it left is free and the one it reached taken."""
+        count = len(lands) // len(pieces)
+        land = lands[a * count + count - 1 - other]
         leaving = self.pos[pieces[a]]
-        single = []  # the only landing of each piece that has one
+        n = len(self.board.kind)
+        ends = self.board.ends  # as reach() marked them for every piece
+        single = -1  # the one landing every other piece that can move has, if they share it
         for b in range(len(pieces)):
             if b != a:
-                land = groups[b * count + other]
-                if len(land) > 1 or leaving in ends[b * count + other]:
-                    both.extend(group)
-                    return
-                if land:
-                    single.append(land[0][3])
-        for move in group:
-            for s in single:
-                if s != move[3]:
-                    both.append(move)
-                    break
+                theirs = lands[b * count + other]
+                if len(theirs) > 1 or ends[b * n + leaving] >> other & 1:
+                    return land
+                if theirs:
+                    if single >= 0 and single != theirs[0]:
+                        return land
+                    single = theirs[0]
+        return bytes([s for s in land if s != single]) if single >= 0 else b""
 
     def _move(self, i, die, dest):
         board = self.board
@@ -509,7 +577,7 @@ class Sniggle(Game):
     def notation(self, step):
         if self.phase == ROLL:
             return "%d,%d" % step
-        return "%d:%d>%s" % (step[1] + 1, step[2], self.board.ids[step[3]])
+        return "%d:%d>%s" % (piece_of(step) + 1, die_of(step), self.board.ids[space_of(step)])
 
     def _parse(self, text):
         try:
@@ -518,8 +586,9 @@ class Sniggle(Game):
                 return (int(a), int(b))
             head, space = text.split(">")
             piece, die = head.split(":")
-            if space in self.board.ids:
-                return ("m", int(piece) - 1, int(die), self.board.ids.index(space))
+            piece, die = int(piece), int(die)
+            if 1 <= piece <= 4 and 1 <= die <= _MAX_DIE and space in self.board.ids:
+                return move(piece - 1, die, self.board.ids.index(space))
         except ValueError:
             pass
         return None

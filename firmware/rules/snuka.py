@@ -90,6 +90,9 @@ class Snuka(Game):
     """One frame of Tiddlee Snuka; see the module notes for the steps."""
 
     name = "snuka"
+    look = "app.snuka_look"
+    tactics = "rules.snuka_tactics"
+    special_kinds = ("pocket",)
     min_players = 1
     max_players = 6  # the score bars of boards/snuka.json; a board file sets its own limit
 
@@ -133,6 +136,9 @@ class Snuka(Game):
         if self.on == ANY:
             return tuple(c for c in range(1, 7) if self.colours[c] == UP)
         return (self.on,)
+
+    def into_pocket(self, decision):
+        return decision[0] == "pot" or decision[0] == "also"
 
     def lowest(self):
         """The colour the rotation asks for: the lowest still on the cloth, or -1."""

@@ -1,6 +1,6 @@
 """Power cuts in the middle of saves on the emulated Pico: the real firmware
 (``make build``) on the stock MicroPython, its littlefs on the emulated
-flash (``host.vpico``).
+flash (``host.pico.vpico``).
 
 Each board in turn plays in button mode (config.json ``"input":
 "buttons"``): a click of die button 1 throws, a long press confirms the
@@ -43,11 +43,11 @@ from pathlib import Path
 
 from app.keeper import BAD, SAVES, Keeper
 from hal.pixels import Pixels
-from host import build
 from host.boardfile import read_board
 from host.fuzz import failures, report
 from host.fuzz.powercuts import replayed
-from host.vpico import VirtualPico, flash
+from host.pico import build
+from host.pico.vpico import VirtualPico, flash
 from rules.board import MAX_PIXELS
 from rules.core import POPOFF
 from rules.games import new_game

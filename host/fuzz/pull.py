@@ -6,7 +6,7 @@ wrong: a hello mutated (fields missing, of the wrong kind, hostile values),
 a record line damaged (named as an error by this firmware, sent raw and
 broken by earlier firmware), a lossy line (any answer dropped, the last one
 too), a line cut short, or answers in the wrong order. ``make pull``
-(``host.live.main``) runs against it with a short wait.
+(``host.pico.live.main``) runs against it with a short wait.
 
 Figures: *tracebacks* (an exception escaped, or more than one line said),
 *silent* (a failure said nothing, or a wait that timed out did not name what
@@ -22,7 +22,7 @@ import random
 import tempfile
 import time
 
-import host.live
+import host.pico.live
 from host.boardfile import read_board
 from host.fuzz import mutate, report, shorten
 from host.fuzz.saves import SETUPS
@@ -31,7 +31,7 @@ from rules.playout import Rng, random_record
 
 NAME = "pull"
 CASES = 300
-WAIT_S = 2 * host.live.STALL_S  # the pull's wait for the record: long enough to ask again for a line lost
+WAIT_S = 2 * host.pico.live.STALL_S  # the pull's wait for the record: long enough to ask again for a line lost
 FIGURES = ("tracebacks", "silent", "wrong")
 SHOWN = 5
 
@@ -102,11 +102,11 @@ def board(lines, rng, how):
 
 def one(lines, rng, how, out):
     err = io.StringIO()
-    host.live._open = lambda port: Board(board(lines, rng, how))
-    host.live.pull = lambda port, folder: real(port, folder, WAIT_S)
+    host.pico.live._open = lambda port: Board(board(lines, rng, how))
+    host.pico.live.pull = lambda port, folder: real(port, folder, WAIT_S)
     try:
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-            code = host.live.main(["--pull", "--out", out])
+            code = host.pico.live.main(["--pull", "--out", out])
     except BaseException as error:
         return "tracebacks", "%s: %s" % (type(error).__name__, shorten(str(error)))
     said = err.getvalue()
@@ -125,7 +125,7 @@ def one(lines, rng, how, out):
     return None
 
 
-real = host.live.pull
+real = host.pico.live.pull
 
 
 def run(cases=CASES, seed=1):
@@ -133,8 +133,8 @@ def run(cases=CASES, seed=1):
     steps = Rng(seed)
     records = [random_record(find_game(n)(read_board(n), p, o), steps, 30) for n, p, o in SETUPS]
     counts = dict.fromkeys(FIGURES, 0)
-    saved = host.live._open, host.live.pull, host.live.PING_S
-    host.live.PING_S = 0.1  # pings (and what they bring back) ten times as often: the cases end sooner
+    saved = host.pico.live._open, host.pico.live.pull, host.pico.live.PING_S
+    host.pico.live.PING_S = 0.1  # pings (and what they bring back) ten times as often: the cases end sooner
     try:
         with tempfile.TemporaryDirectory(prefix="fuzz-pull-") as out:
             for case in range(cases):
@@ -145,5 +145,5 @@ def run(cases=CASES, seed=1):
                     if sum(counts.values()) <= SHOWN:
                         report(NAME, (seed, case, how) + failure)
     finally:
-        host.live._open, host.live.pull, host.live.PING_S = saved
+        host.pico.live._open, host.pico.live.pull, host.pico.live.PING_S = saved
     return "%s: %s boards, %s" % (NAME, format(cases, ","), ", ".join("%d %s" % (counts[k], k) for k in FIGURES))

@@ -1,4 +1,4 @@
-"""The browser simulator's server (``python -m host.web``) under hostile clients.
+"""The browser simulator's server (``python -m host.sim.web``) under hostile clients.
 
 The server runs as ``make sim`` runs it, in a process of its own with a temp
 folder of its own. Thrown at it: malformed and mutated requests (every one
@@ -47,12 +47,12 @@ METHODS = ("GET", "POST", "POST", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "G
 
 
 class Server:
-    """``python -m host.web`` on a free port, with its own temp folder."""
+    """``python -m host.sim.web`` on a free port, with its own temp folder."""
 
     def __init__(self, timeout_s=TIMEOUT_S):
         self.tmp = tempfile.TemporaryDirectory(prefix="fuzz-server-")
         env = dict(os.environ, TMPDIR=self.tmp.name)
-        self.proc = subprocess.Popen([sys.executable, "-m", "host.web", "--port", "0", "--timeout", str(timeout_s)], cwd=ROOT, env=env,
+        self.proc = subprocess.Popen([sys.executable, "-m", "host.sim.web", "--port", "0", "--timeout", str(timeout_s)], cwd=ROOT, env=env,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         url = self.proc.stdout.readline().split("open ", 1)[1].split()[0]
         self.port = int(url.rstrip("/").rsplit(":", 1)[1])

@@ -1,4 +1,4 @@
-"""The browser simulator's server (``python -m host.web``) held by clients
+"""The browser simulator's server (``python -m host.sim.web``) held by clients
 that take what they can and give nothing back, while new visitors come.
 
 Held at once, all on 127.0.0.1: IDLE connections that send nothing,

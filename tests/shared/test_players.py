@@ -3,10 +3,10 @@ both interpreters for the same seed, budgets kept, a win taken."""
 
 from rules.core import ROLL, RulesError
 from rules.games import GAMES, new_game
-from rules.players import (
-    FOUL_PERCENT, POT_PERCENT, WIN, GreedyPlayer, RandomPlayer, SearchPlayer, chances, evaluate, plans, play_out,
-)
+from rules.players import WIN, GreedyPlayer, RandomPlayer, SearchPlayer, chances, evaluate, plans, play_out
 from rules.playout import Rng, random_step
+from rules.sniggle import move
+from rules.snuka_tactics import FOUL_PERCENT, POT_PERCENT
 from support import REPORTS, board_data, raises
 
 _boards = {}
@@ -112,12 +112,12 @@ def test_sniggle_search_sees_that_the_next_throw_may_send_a_piece_back():
     game.pos[0], game.pos[4] = board.space("f7"), board.space("f5")  # red's last piece, blue's two rows behind
     game.play((1, 2))
     ahead, aside = game.copy(), game.copy()
-    ahead.play(("m", 0, 2, f9))  # blue lands there with a 4 or a 6: 20 throws in 36
-    aside.play(("m", 0, 1, e7))  # a red space: safe
+    ahead.play(move(0, 2, f9))  # blue lands there with a 4 or a 6: 20 throws in 36
+    aside.play(move(0, 1, e7))  # a red space: safe
     assert evaluate(ahead, 0, True) < evaluate(ahead, 0) and evaluate(aside, 0, True) == evaluate(aside, 0)
     assert evaluate(ahead, 1, True) > evaluate(ahead, 1)  # blue throws next: it risks nothing
-    assert GreedyPlayer(Rng(1)).pick(game) == ("m", 0, 2, f9)  # two steps on
-    assert SearchPlayer(Rng(1)).pick(game) == ("m", 0, 1, e7)
+    assert GreedyPlayer(Rng(1)).pick(game) == move(0, 2, f9)  # two steps on
+    assert SearchPlayer(Rng(1)).pick(game) == move(0, 1, e7)
 
 
 def test_search_keeps_its_node_budget_and_falls_back_to_one_step_ahead():

@@ -6,7 +6,7 @@ is compared between the two interpreters."""
 from rules.core import DECIDE, OVER, ROLL
 from rules.playout import Rng, random_game, random_step
 from rules.record import dumps, header, line, replay
-from rules.sniggle import Sniggle
+from rules.sniggle import Sniggle, die_of, move, piece_of
 from support import REPORTS, board_data, play_to_the_end
 from test_sniggle_rules import sniggle, sniggle_board
 
@@ -30,7 +30,7 @@ def check(game):
         assert game.phase == ROLL and not game.dice and (game.opening or game.actor == game.turn)
     elif game.phase == DECIDE:
         assert game.legal(), "a decision with no legal move"
-        assert all(m[2] in game.dice and 0 <= m[1] < 4 for m in game.legal())
+        assert all(die_of(m) in game.dice and 0 <= piece_of(m) < 4 for m in game.legal())
         assert game.actor == game.turn and not game.opening
     assert (game.phase == OVER) == (game.winner >= 0)
     if game.phase == OVER:
@@ -41,7 +41,7 @@ def check(game):
 
 def play_checked(seed, players, **options):
     game = sniggle(players, **options)
-    return game, play_to_the_end(game, seed, check, ("m", 0, 7, 0), 5)
+    return game, play_to_the_end(game, seed, check, move(0, 7, 0), 5)
 
 
 def test_random_games_end_with_a_winner():

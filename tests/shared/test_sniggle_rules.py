@@ -9,7 +9,7 @@ Safe spaces used: i10 yellow, f3 blue, c2 red.
 """
 
 from rules.core import DECIDE, OVER, ROLL, IllegalMove, RulesError
-from rules.sniggle import LETTERS, Sniggle, SniggleBoard
+from rules.sniggle import LETTERS, Sniggle, SniggleBoard, move
 from support import board_data, names, raises, texts
 
 _BOARD = []
@@ -414,7 +414,7 @@ def test_illegal_steps_are_refused_and_change_nothing():
     game = started()
     game.play((3, 5))
     before = game.save()
-    raises(IllegalMove, game.play, ("m", 0, 6, 0))
+    raises(IllegalMove, game.play, move(0, 6, 0))
     raises(IllegalMove, game.play_text, "1:3>l10")
     raises(IllegalMove, game.play_text, "hello")
     raises(IllegalMove, game.play_text, "1:3>nowhere")

@@ -1,0 +1,93 @@
+"""What a Tiddlee Snuka board shows (``Snuka.look``): no piece moves under
+the board's control, so this layer takes the place of the pieces' in
+``app.paint``. The spots of the counters that are on breathe in the
+counter's colour, the others glow dim; a counter to put back blinks amber on
+its spot; each player's score bar is lit as far as the score goes against
+the leader's, the shooter's breathing, and blinks red while the score is
+below 0. A panel button that names nothing now blinks red where it points; a
+foul kind named waits for the counter, every one in play flashing; the
+choice on button 1 flashes the spots of its counter (a miss or a safety:
+the pockets)."""
+
+from array import array
+
+from app import colours as C
+from app.paint import put, rgb, spread
+from hal.ticks import diff
+from rules.core import OVER
+
+
+class Look:
+    """What a step changes, kept for the frames until the next one."""
+
+    def __init__(self):
+        self.on = ()  # the counters that are on
+        self.spots_lit = ()  # by counter, the bytes of its spots with a counter on them
+        self.bars_lit = ()  # by player, the bytes of their score bar as far as it is lit
+
+    def update(self, ctl, canvas):
+        game = ctl.game
+        board = game.board
+        at = canvas.at
+        self.on = game.on_now() if game.phase != OVER else ()
+        spots = []
+        for c in range(7):
+            where = board.spots[c]
+            if c == 0:
+                n = min(len(where), game.reds - game.pending.count(0))
+            else:
+                n = len(where) if game.in_play(c) else 0
+            spots.append(array("H", (at[where[k]] for k in range(n))))
+        top = max(max(game.scores), 1)
+        bars = []
+        for p in range(game.players):
+            bar, score = board.bars[p], game.scores[p]
+            count = 0 if score <= 0 else max(1, len(bar) * score // top)
+            bars.append(array("H", (3 * bar[k] for k in range(min(count, len(bar))))))
+        self.spots_lit = tuple(spots)
+        self.bars_lit = tuple(bars)
+
+    def paint(self, ctl, canvas, f, now):
+        game = ctl.game
+        board = game.board
+        at = canvas.at
+        on = self.on
+        level = C.breathe(now)
+        for c in range(7):
+            spread(f, self.spots_lit[c], b"", rgb(C.COUNTERS[c], level if c in on else C.DIM))
+            spots = board.spots[c]
+            if spots and c in game.pending and C.blink(now, C.BLINK_MS):
+                put(f, at[spots[0]], C.AMBER)  # put this counter back on its spot
+        for p in range(game.players):
+            bar = board.bars[p]
+            colour = C.player(game, p)
+            if self.bars_lit[p]:
+                spread(f, self.bars_lit[p], b"", rgb(colour, level if p == game.turn else C.DIM))
+            elif bar and p == game.turn:
+                put(f, 3 * bar[0], colour, level >> 2)
+            if game.scores[p] < 0 and C.blink(now, C.BLINK_FAST_MS):
+                put(f, 3 * bar[0], C.RED)
+        refused = ctl.refused
+        if refused is not None and diff(refused[0], now) > 0 and C.blink(now, C.BLINK_FAST_MS):
+            # a panel button that names nothing legal now: what it names blinks red
+            b = refused[1]
+            for s in board.spots[b] if b < len(board.spots) else board.pockets:
+                put(f, at[s], C.RED)
+        if ctl.foul >= 0:  # a foul kind named: which counter? every one in play flashes, lit when named
+            if C.blink(diff(now, ctl.foul_at), C.FLASH_MS * 2):
+                for c in range(len(board.spots)):
+                    if game.in_play(c):
+                        put(f, at[board.spots[c][0]], C.WHITE)
+            return
+        picked = ctl.picked
+        if picked is None or not (ctl.holding or canvas.flash(picked, now)):
+            return
+        decision = picked[1]
+        lit = C.HELD if ctl.holding else C.WHITE
+        if len(decision) > 1:
+            spots = board.spots[decision[1]]
+            for k in range(min(1, len(spots)) if decision[1] else len(spots)):
+                put(f, at[spots[k]], lit)
+        else:  # miss or safe: the pockets
+            for s in board.pockets:
+                put(f, at[s], lit)

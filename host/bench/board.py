@@ -1,0 +1,169 @@
+"""Figures of the controller main.py runs, on the Pico itself: started by
+``app.device`` as at every power-on, its ports on the board's real pins.
+Run by host/bench/pico.py on the emulated Pico, where it is the module
+bench_board, through mpremote, each call in a fresh interpreter (a soft
+reset before it), so that the heap holds what it holds after a power-on;
+kept small, as its own code is in it too::
+
+    import bench_board; bench_board.keep("/positions.json", "sniggle")
+    import bench_board; bench_board.loop(1000)
+    import bench_board; bench_board.game(1)
+    import bench_board; bench_board.link()        (mpremote exec --no-follow)
+
+Each but ``link`` prints one JSON object on its last line.
+
+``keep`` saves the worst position of a game (host/bench finds it), after
+its roll, as the game main.py resumes. ``loop`` resumes it as main.py does
+and runs the loop of ``app.device.play`` (a tick, the pause); once the
+board agrees with the game it prints ``lift``, the host lifts the piece
+with the most destinations (on Tiddlee Snuka a counter drops through a
+pocket's beam), and the loop is timed from when the controller sees it, for
+the ms given.
+
+``game`` starts a new game as main.py does on a Pico without a saved game
+and plays it to its end at random, every step through the controller
+(``play``: the record line, the save on flash, the events, the refresh),
+with one tick of the loop after it (the polls of the pins, a frame). The
+first time a piece is to be moved, a hint is asked for as a long press of
+button 1 asks for it: the search's code and tables stay loaded from then on.
+The heap is read after a collection after every step; at each new lowest
+point ``micropython.mem_info()`` prints the largest free block.
+
+``link`` runs main.py's game as at power-on with the USB link's ticks
+(``app.link``) timed, until Ctrl-C: ``LINK`` holds, without a host
+subscribed and with one, the ticks, the us they took and the longest, and
+the loop's passes (from the start of a link tick to the next): the us from
+the first to the last, and the longest. The passes show what the link's own
+ticks do not: the USB port's work in its interrupts and in the pause,
+and what the link's allocations cost the controller's.
+"""
+
+import gc
+import json
+import time
+
+import micropython
+from app import device
+
+SETTLE_MS = 3000  # at most this long for the sensors to read the pieces standing
+LIFTED_MS = 3000  # at most this long for the lifted piece to be seen
+
+
+def keep(positions, name):
+    from app.keeper import Keeper
+    from app.startup import new_game, read_config
+
+    with open(positions) as f:
+        position = json.load(f)[name]
+    config = read_config()
+    fresh = new_game(config)
+    game = type(fresh).load(fresh.board, position["save"])
+    if position["outcome"] >= 0:
+        game.play(game.chance_outcomes()[position["outcome"]][0])
+    Keeper("/", config["board"]).begin(game)
+    print(json.dumps({"kept": name, "decisions": len(game.legal())}))
+
+
+def _pass(ctl):
+    """One pass of app.device.play's loop: (when it began, how long the tick took), in us."""
+    start = time.ticks_us()
+    ctl.tick(time.ticks_ms())
+    took = time.ticks_diff(time.ticks_us(), start)
+    time.sleep_ms(device.LOOP_MS)
+    return start, took
+
+
+def _until(ctl, done, ms):
+    start = time.ticks_ms()
+    while not done() and time.ticks_diff(time.ticks_ms(), start) < ms:
+        _pass(ctl)
+
+
+def loop(ms):
+    ctl = device._started()
+    _until(ctl, lambda: not ctl.settling() and not ctl.disagrees(), SETTLE_MS)
+    agreed = not ctl.disagrees()
+    print("lift")
+    lifting = ctl.game.occupancy() is not None
+    if lifting:
+        _until(ctl, lambda: ctl.in_hand() >= 0, LIFTED_MS)
+    starts = []
+    ticks = []
+    begin = time.ticks_ms()
+    while time.ticks_diff(time.ticks_ms(), begin) < ms:
+        start, took = _pass(ctl)
+        starts.append(start)
+        ticks.append(took)
+    periods = [time.ticks_diff(starts[i + 1], starts[i]) for i in range(len(starts) - 1)]
+    gc.collect()
+    start = time.ticks_us()
+    gc.collect()
+    collect_us = time.ticks_diff(time.ticks_us(), start)
+    print(json.dumps({"period_us": max(periods), "tick_us": max(ticks), "passes": len(starts), "agreed": agreed,
+                      "lifting": lifting, "in_hand": ctl.in_hand() if lifting else -1, "moves": len(ctl.moves),
+                      "collect_us": collect_us}))
+
+
+def game(seed):
+    from app.keeper import Keeper
+    from app.startup import read_config
+    from hal.storage import NEW, OLD, remove
+    from rules.playout import Rng, random_step
+
+    keeper = Keeper("/", read_config()["board"])
+    for path in (keeper.save_path, keeper.save_path + NEW, keeper.save_path + OLD, keeper.record_path):
+        remove(path)
+    ctl = device._started()
+    rng = Rng(seed)
+    steps = 0
+    hint_us = -1
+    lowest = None
+    start = time.ticks_ms()
+    while not ctl.game.over():
+        if hint_us < 0 and ctl.moves:
+            asked = time.ticks_us()
+            ctl._ask_hint()  # what a long press on button 1 does
+            hint_us = time.ticks_diff(time.ticks_us(), asked)
+        ctl.play(random_step(ctl.game, rng))
+        ctl.tick(time.ticks_ms())
+        steps += 1
+        gc.collect()
+        free = gc.mem_free()
+        if lowest is None or free < lowest:
+            lowest = free
+            print("lowest after step", steps)
+            micropython.mem_info()
+    took = time.ticks_diff(time.ticks_ms(), start)
+    gc.collect()
+    print("after the game")
+    micropython.mem_info()
+    print(json.dumps({"steps": steps, "lowest": lowest, "free": gc.mem_free(), "hint_us": hint_us, "game_ms": took,
+                      "faults": ctl.faults}))
+
+
+# no host subscribed, one subscribed: ticks, us, the longest; the passes: when the first and the last began, the longest
+LINK = [[0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]]
+
+
+def link():
+    from app import link as usb
+
+    tick = usb.Link.tick
+
+    def timed(self, now):
+        start = time.ticks_us()
+        tick(self, now)
+        us = time.ticks_diff(time.ticks_us(), start)
+        spent = LINK[1 if self.subscribed else 0]  # the tick that subscribes counts as subscribed: the frame starts there
+        if spent[0]:
+            spent[5] = max(spent[5], time.ticks_diff(start, spent[4]))
+        else:
+            spent[3] = start
+        spent[4] = start
+        spent[0] += 1
+        spent[1] += us
+        if us > spent[2]:
+            spent[2] = us
+
+    usb.Link.tick = timed
+    device.run()
