@@ -63,10 +63,10 @@ replay: $(VENV)/.installed ## replay a game record, each step in words and the b
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=game.jsonl" >&2; exit 2; }
 	$(PY) -m host.replay $(FILE)
 
-bench: setup ## measure the budgets (press to pixel, loop, heap, boot, hint, LED encode, ...) on CPython, WebAssembly and the emulated Pico (one to two hours)
+bench: setup ## measure the budgets of docs/budgets.md (press to pixel, loop, heap, boot, hint, LED encode, ...) on CPython, WebAssembly and the emulated Pico (one to two hours)
 	$(PY) -m host.bench
 
-bench-check: setup ## like bench, and fail when a figure is over its budget (the README's Budgets: the Pico's figures)
+bench-check: setup ## like bench, and fail when a figure is over its budget (docs/budgets.md: the Pico's figures)
 	$(PY) -m host.bench --check
 
 calibrate: $(VENV)/.installed node_modules/.installed ## the emulated Pico against silicon: perfbench gains of vm/gc/parse in SRAM beside upstream's (SRAM=uf2 MPY_DIR=micropython-1.28.0 [PLAIN=uf2]; hardware/calibration.md)

@@ -67,6 +67,7 @@ def table():
 @pytest.mark.wasm
 def test_bench_prints_the_led_figures_for_every_interpreter(table):
     assert table[0].split()[:5] == ["figure", "CPython", "WebAssembly", "Pico", "budget"]
+    assert any(l.startswith("budgets: docs/budgets.md") for l in table)
     encode = next(l for l in table if l.startswith("LED frame encode"))
     assert "pixels" in encode
     allocated = next(l for l in table if l.startswith("LED frame: bytes allocated"))

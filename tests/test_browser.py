@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from hal.simulated import Bytes
+from host.rig import Bytes
 from host.sim.screen import screen_colours
 from test_web_server import serving
 

@@ -13,9 +13,9 @@ import pytest
 import serial
 
 from app import colours as C
-from hal.simulated import Bytes
 from host.boardfile import read_board
 from host.pico.live import LiveSession
+from host.rig import Bytes
 from host.sim.web.layout import pieces
 from rules.games import new_game
 from rules.playout import Rng, random_record

@@ -13,8 +13,8 @@ from test_vpico import build_dir, image, shows  # noqa: F401  (build_dir: the fi
 
 from app import startup
 from hal.pixels import BLUE_MA, GREEN_MA, IDLE_MA, RED_MA, budget_range
-from hal.simulated import Bytes, Rig
 from host.pico.vpico import VirtualPico
+from host.rig import Bytes, Rig
 from rules.games import new_game
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,7 +9,7 @@ import os
 import pytest
 
 from app.keeper import Keeper
-from hal.simulated import Rig
+from host.rig import Rig
 from test_controller_saving import Dice
 from rules.games import new_game
 from rules.players import RandomPlayer

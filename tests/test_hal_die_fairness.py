@@ -2,7 +2,7 @@
 
 import os
 
-from hal.die import Chance
+from hal import Chance
 
 ROLLS = 60_000
 # chi-square critical values at p = 0.0001: a fair die fails once in 10,000 runs
@@ -39,7 +39,7 @@ def test_the_test_rejects_a_biased_die():
 
 
 def test_a_throw_takes_the_bytes_drawn_ahead_and_none_at_the_press():
-    from hal.simulated import Bytes
+    from host.rig import Bytes
 
     script = Bytes([255, 3, 0, 200, 5, 7, 251, 9])
     calls = []

@@ -2,7 +2,7 @@
 cut at any write of the save or the record leaves a game that resumes, with
 a record that replays to it; each board keeps its own game.
 
-A power cut is the simulated one the storage tests use (``hal.simulated``):
+A power cut is the simulated one the storage tests use (``host.rig``):
 every byte written, rename and remove of ``hal.storage`` is a step, and the
 power goes after a given number of them, leaving what was written. The
 check after each cut is the power-cut campaign's (``host.fuzz.powercuts``)."""
@@ -295,7 +295,7 @@ def test_a_save_of_this_version_or_of_earlier_firmware_resumes(folder):
 
 def test_a_flash_full_for_longer_than_ram_keeps_stops_the_record_short_and_says_so(folder):
     from app.keeper import BEHIND
-    from hal.simulated import Full, powered
+    from host.rig import Full, powered
 
     logged = []
     keeper = Keeper(folder, "snuka", log=logged.append)

@@ -37,19 +37,29 @@ def run_shared(command, env=None):
 
 
 @pytest.fixture(scope="module")
-def cpython_run():
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([FIRMWARE, SHARED]))
+def rig(tmp_path_factory):
+    """A folder holding host/rig.py alone, the one PC module the shared tests
+    use: the rest of host/ needs CPython."""
+    folder = tmp_path_factory.mktemp("pc")
+    (folder / "host").mkdir()
+    shutil.copy(os.path.join(ROOT, "host", "rig.py"), folder / "host")
+    return str(folder)
+
+
+@pytest.fixture(scope="module")
+def cpython_run(rig):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([FIRMWARE, SHARED, rig]))
     return run_shared([sys.executable, os.path.join(SHARED, "runner.py"), FIRMWARE], env)
 
 
 @pytest.fixture(scope="module")
-def micropython_run():
+def micropython_run(rig):
     node = shutil.which("node")
     assert node, "node is needed for the MicroPython gate: install Node.js 20 or newer"
     command = [node, os.path.join(ROOT, "host", "mpy_run.mjs"),
                "--path", FIRMWARE + "=/firmware", "--path", os.path.join(ROOT, "boards") + "=/boards",
                "--path", os.path.join(ROOT, "hardware") + "=/hardware", "--path", SHARED + "=/shared",
-               os.path.join(SHARED, "runner.py"), "/firmware"]
+               "--path", rig + "=/pc", os.path.join(SHARED, "runner.py"), "/firmware"]
     return run_shared(command)
 
 

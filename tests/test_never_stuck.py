@@ -6,8 +6,8 @@ the button was asked which move a stack's piece made, a wheel turn taken
 while the wheel was being turned back, and a new game offered and declined
 while the button was asked (the question was dropped)."""
 
-from hal.simulated import Bytes, Rig
 from host.boardfile import read_board
+from host.rig import Bytes, Rig
 from rules.games import new_game
 from rules.playout import Rng, random_step
 

@@ -6,8 +6,8 @@ import io
 import re
 from pathlib import Path
 
-from hal.simulated import Bytes
 from host.boardfile import read_board
+from host.rig import Bytes
 from host.sim.screen import screen_colours
 from host.sim.terminal import Table, main
 from rules.core import PHASE_NAMES, POPOFF

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app import colours as C
-from hal.simulated import Bytes, Rig
+from host.rig import Bytes, Rig
 from rules.games import new_game
 from rules.snuka import BUTTONS
 from support import board_data

@@ -3,7 +3,7 @@ for RPI_PICO on an emulated RP2040, on a board modelled from its parts'
 datasheets and wired as hardware/pins.json and hardware/README.md say.
 
 What the Pico lights is read off its data pin (host/pico/vpico/parts.mjs decodes
-the WS2812B wire) and compared with the simulator: a Rig (hal.simulated)
+the WS2812B wire) and compared with the simulator: a Rig (host.rig)
 runs the same game in CPython. A picture breathes and blinks with the time,
 and the moment a frame was painted for is the tick's clock reading, a few
 ms before its first bit: so a frame counts as the Rig's picture when the
@@ -29,11 +29,11 @@ from app import startup
 from app.keeper import SAVES, Keeper
 from app.paint import paint
 from hal.pixels import Pixels
-from hal.simulated import Bytes, Rig
 from host.bench import PAUSE_MS
 from host.bench.pico import longest_pause
 from host.pico import build as b
 from host.pico.vpico import MissingPicoFiles, VirtualPico, flash, pico_files
+from host.rig import Bytes, Rig
 from rules.board import MAX_PIXELS
 from rules.core import DECIDE, ROLL, WHEEL
 from rules.games import new_game
@@ -173,7 +173,7 @@ def record(pico):
 
 
 def roll_of(game, text):
-    """The random bytes that make hal.die give ``game`` the roll of a record line."""
+    """The random bytes that make hal.Chance give ``game`` the roll of a record line."""
     outcome = game.parse(json.loads(text)["roll"])
     if isinstance(outcome, int):  # Mehen's throw sticks: one byte, its low three bits
         return [outcome]

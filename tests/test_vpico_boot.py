@@ -15,8 +15,8 @@ import pytest
 from app import device, startup
 from app.keeper import BAD, SAVES
 from hal import storage
-from hal.simulated import Bytes, Rig
 from host.pico.vpico import VirtualPico, flash
+from host.rig import Bytes, Rig
 from rules.board import MAX_PIXELS
 from test_vpico import build_dir, fresh_game, image, prepared, shows, wire  # noqa: F401 (build_dir: a fixture)
 

@@ -11,8 +11,8 @@ import pytest
 
 from app.keeper import SAVES, Keeper
 from hal.buttons import LONG_MS
-from hal.simulated import Bytes, Rig
 from host.pico.vpico import VirtualPico
+from host.rig import Bytes, Rig
 from rules.core import DECIDE, ROLL
 from test_browser import browser, page, press, steps  # noqa: F401 (fixtures; without Chromium: skipped with the reason)
 from test_vpico import (SETTLED_MS, build_dir, detour_at_a_star, free_wheel, fresh_game, image,  # noqa: F401

@@ -19,8 +19,8 @@ import pytest
 from app import keeper as keeper_module
 from app.keeper import Keeper
 from hal import storage
-from hal.simulated import Cut
 from host.pico.vpico.flash import PicoFiles, image, read
+from host.rig import Cut
 from rules.playout import Rng, random_step
 from rules.record import line
 from test_vpico import build_dir, fresh_game  # noqa: F401  (build_dir is a fixture)

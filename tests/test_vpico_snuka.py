@@ -8,8 +8,8 @@ import json
 import pytest
 
 from app.keeper import Keeper
-from hal.simulated import Bytes, Rig
 from host.pico.vpico import VirtualPico
+from host.rig import Bytes, Rig
 from test_vpico import SETTLED_MS, build_dir, fresh_game, image, record, the_pico_files  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.pico

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from hal.simulated import Bytes
 from host.boardfile import read_board
+from host.rig import Bytes
 from host.sim.web import layout
 from host.sim.web.session import DEFAULT_SPEED, SPEEDS, Session, create
 from rules.core import OVER, RulesError

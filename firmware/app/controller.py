@@ -37,10 +37,10 @@ that names nothing legal now changes nothing: what it names blinks red.
 """
 
 from app import colours as C
+from app.die import Faces, PopOff, Tumble
 from app.paint import Canvas, paint
+from app.picker import ButtonPicker
 from hal.buttons import CLICK, LONG, PRESS, RELEASE
-from hal.die import Faces, PopOff, Tumble
-from hal.sensors import ButtonPicker
 from hal.ticks import add, diff
 from rules.core import DECIDE, EMPTY, OVER, POPOFF, WHEEL
 from rules.record import line
@@ -52,26 +52,7 @@ BUSY_MS = 8  # this near an animation frame's mark (its tick may be the next), w
 WHEEL_QUIET_MS = 600  # a wheel turn counts once no wheel has moved for this long
 FLASH_SHOW_MS = 900  # how long an event's animation lasts
 PROMPT_MS = 5000  # the "new game?" offer lapses after this
-HINT_MS = 1500  # the hint's search budget on the Pico
-
-
-class Ports:
-    """The hardware the controller drives: ``pixels`` (hal.pixels.Pixels),
-    ``buttons`` (one or two hal.buttons.Button: die rollers 1 and 2),
-    ``chance`` (hal.die.Chance), and where the board has them ``sensors``
-    (hal.sensors.Sensors; None for button mode), ``wheels`` (hal.wheels.Wheels),
-    a flicking game's pocket ``beams`` (hal.beams.Beams) and its buttons on the
-    sensor chain, ``panel`` (hal.buttons.ChainButtons; button i is the board
-    file's ``buttons[i]``)."""
-
-    def __init__(self, pixels, buttons, chance, sensors=None, wheels=None, beams=None, panel=None):
-        self.pixels = pixels
-        self.buttons = buttons
-        self.chance = chance
-        self.sensors = sensors
-        self.wheels = wheels
-        self.beams = beams
-        self.panel = panel
+HINT_MS = 1500  # the hint's search budget on the Pico (docs/budgets.md)
 
 
 class Controller:

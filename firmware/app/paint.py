@@ -23,7 +23,7 @@ the pieces' (``paint``, at each frame, allocating nothing), with ``put``,
 from array import array
 
 from app import colours as C
-from hal.die import TUMBLE_STEP_MS
+from app.die import TUMBLE_STEP_MS
 from hal.ticks import diff
 from rules.core import EMPTY, LION, OVER, POPOFF, ROLL
 

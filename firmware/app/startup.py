@@ -34,7 +34,7 @@ FIELDS = ("board",) + tuple(name for name, _ in DEFAULTS)
 INPUTS = ("sensors", "buttons")
 NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_-"  # a board's name, as boards/ holds it
 SENSOR_ROLES = ("sensor_latch", "sensor_clock", "sensor_data")
-DICE_AHEAD = 8  # random bytes drawn ahead of a throw (hal.die.Chance): a throw of two dice takes two, rarely more
+DICE_AHEAD = 8  # random bytes drawn ahead of a throw (hal.Chance): a throw of two dice takes two, rarely more
 BLINK_MS = 500  # the error signal: the first pixel red for 0.5 s, off for 0.5 s
 REPEAT_BLINKS = 10  # the error message again every 10 blinks, for a console opened later
 RESTART = "Fix it, then restart the board: make flash, or Ctrl-C and Ctrl-D in make repl."
@@ -171,9 +171,8 @@ def ports(game, pins, config, wheels):
     """The hal ports on the Pico's pins."""
     from machine import Pin, SoftSPI
 
-    from app.controller import Ports
+    from hal import Chance, Ports
     from hal.buttons import Button, ChainButtons
-    from hal.die import Chance
     from hal.pixels import Pixels
     from hal.sensors import SPI_HZ, Sensors, SpiShiftIn
     from hal.strip_micropython import Transmitter

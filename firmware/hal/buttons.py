@@ -11,7 +11,7 @@ returns ``None`` or one event, a constant string (nothing is allocated):
     RELEASE  it came up after a LONG
 
 So every press gives PRESS, then either CLICK, or LONG and later RELEASE.
-The die reacts to PRESS; the button mode (``hal.sensors.ButtonPicker``)
+The die reacts to PRESS; the button mode (a board without piece sensors)
 cycles on CLICK and confirms on LONG.
 
 Debouncing. A press counts at its first contact (leading edge), as soon as
@@ -26,9 +26,9 @@ unchanged, for ``stable_ms``. So a bounce never gives a second press, even
 a bounce longer than the datasheet's, and neither does a glitch: a spike on
 a released button's line is one press (and a click) at most, never two. (A
 click is known at its release, and a step through the choices on a click
-must be lit within 16 ms of it.) The one case that waits: a button already
-down when polling begins (held at power-up) is pressed once it has read
-down for ``stable_ms``, as if pressed then.
+must be lit within 16 ms of it: docs/budgets.md.) The one case that waits:
+a button already down when polling begins (held at power-up) is pressed
+once it has read down for ``stable_ms``, as if pressed then.
 
 Where ``read`` is a pin with an interrupt (``machine.Pin``: the die buttons
 on their GPIOs), every edge of the contact also sets a latch from the

@@ -1,5 +1,4 @@
-"""Piece sensors: a switch under every space, read through 74HC165 chips;
-and the button mode for boards without them.
+"""Piece sensors: a switch under every space, read through 74HC165 chips.
 
 Reading the chain (``ShiftIn``): the 74HC165s are chained, the serial out
 (Q7) of each feeding the serial in (DS) of the one before, and the Q7 of
@@ -27,18 +26,8 @@ only passed over (it rests on none of them that long); the shorter
 ``poll(now)`` returns ``None`` or the sensor number of one settled change
 (``occupied(n)`` says which way); nothing is allocated. All spaces start
 empty, so pieces standing at power-up are reported as placed once settled.
-
-Button mode (``ButtonPicker``): on a board without sensors one button picks
-the move. The controller offers the candidate moves (any values); a click
-steps to the next one (after the last comes the first again), a long press
-confirms the current one. ``poll(now)`` returns ``None`` or an event:
-
-    ("pick", candidate)     now the current candidate: light it (``offer``
-                            returns this event for the first candidate)
-    ("confirm", candidate)  the player chose it; the offer is used up
 """
 
-from hal.buttons import CLICK, LONG, PRESS
 from hal.ticks import diff
 
 # A piece set down stays put; one slid across the board rests on each space
@@ -162,42 +151,3 @@ class Sensors:
         # quiet once the raw bits read again the same and every change has settled
         self._quiet = found < 0 and self._seen == self._state
         return None if found < 0 else found
-
-
-class ButtonPicker:
-    """Button mode: pick among offered candidates with one ``hal.buttons.Button``.
-
-    A press gives ``("hold", c)``, ``c`` the candidate a long press would
-    confirm, so the board answers the touch at once; the click that follows
-    gives ``("pick", next)``, a long press ``("confirm", c)``."""
-
-    def __init__(self, button):
-        self.button = button
-        self._picks = ()
-        self._holds = ()
-        self._confirms = ()
-        self._index = -1
-
-    def offer(self, candidates):
-        """Offer these candidates; returns the pick of the first (``None``
-        for an empty sequence, which withdraws the offer)."""
-        self._picks = tuple(("pick", c) for c in candidates)
-        self._holds = tuple(("hold", c) for c in candidates)
-        self._confirms = tuple(("confirm", c) for c in candidates)
-        self._index = 0 if self._picks else -1
-        return self._picks[0] if self._picks else None
-
-    def poll(self, now):
-        event = self.button.poll(now)
-        if self._index < 0:
-            return None
-        if event == PRESS:
-            return self._holds[self._index]
-        if event == CLICK:
-            self._index = (self._index + 1) % len(self._picks)
-            return self._picks[self._index]
-        if event == LONG:
-            chosen = self._confirms[self._index]
-            self._index = -1  # the offer is used up; keeping its tuples allocates nothing
-            return chosen
-        return None

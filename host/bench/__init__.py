@@ -1,4 +1,4 @@
-"""``make bench``: the budgets (README.md, Budgets) measured on CPython, on the
+"""``make bench``: the budgets (docs/budgets.md) measured on CPython, on the
 MicroPython WebAssembly port and on the emulated Pico, side by side, for
 every game.
 
@@ -41,7 +41,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DEVICE = "bench_device.py"  # device.py as the WebAssembly port runs it
 DECIDE_US = 2000  # on WebAssembly
 PLAYOUT_GOAL = 2000
-# README.md, Budgets: on the Pico
+# docs/budgets.md: on the Pico
 PRESS_MS = 16
 PERIOD_MS = 10
 PICO_DECIDE_US = 10000
@@ -239,7 +239,7 @@ def stage(what):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m host.bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when a figure is over its budget")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a figure is over its budget (docs/budgets.md)")
     args = parser.parse_args(argv)
     with stage("worst positions, on CPython"):
         positions = {name: worst_position(name) for name in GAMES}
@@ -272,6 +272,7 @@ def main(argv=None):
         verdict = row[5] if isinstance(row[5], str) else "" if row[5] is None else "within" if row[5] else "OVER"
         over += row[5] is False
         print("  ".join(str(cell).ljust(w) for cell, w in zip(row[:5], widths)) + "  " + verdict)
+    print("budgets: docs/budgets.md, each with what it holds for")
     print("times on CPython and WebAssembly are medians of 7 samples; WebAssembly is MicroPython's port under node,"
           " whose clock ticks in whole ms (short actions are timed in batches). Pico is the emulated one"
           " (host/pico/vpico: the stock MicroPython rp2 firmware %s on an RP2040 at 125 MHz, its flash read through"
@@ -334,7 +335,7 @@ def main(argv=None):
           " Its strength: host/bench/strength.py's games, 2 players, the search player at the nodes the Pico reaches"
           " against the greedy player, seats alternating; make strength plays it at 300 nodes"
           % (nodes, HINT_MS, nodes))
-    print("playouts: whole random games from the start, 2 players, default options (the goal is not one of the README's"
-          " budgets, so --check does not fail on it)")
+    print("playouts: whole random games from the start, 2 players, default options (the goal is not one of the"
+          " budgets of docs/budgets.md, so --check does not fail on it)")
     return 1 if args.check and over else 0
 

@@ -57,7 +57,7 @@ PICO_SENSOR_POLLS = 500  # on the Pico, where a poll of the sensor chain takes m
 WHITE = (255, 255, 255)
 # the hal modules that stay loaded while a game runs (app.device unloads hal.pins
 # with app.startup once the board has started)
-HAL = ("beams", "buttons", "die", "pixels", "sensors", "storage", "strip_micropython", "ticks", "viper", "wheels")
+HAL = ("beams", "buttons", "pixels", "sensors", "storage", "strip_micropython", "ticks", "viper", "wheels")
 
 
 async def pause():
@@ -170,8 +170,9 @@ def poll_figures(sensors, sensor_polls=POLLS):
     """Every input port polled through presses, placements and wheel turns;
     the piece sensors ``sensor_polls`` times (each of 500 sees a piece put
     down and lifted)."""
+    from app.picker import ButtonPicker
     from hal.buttons import Button
-    from hal.sensors import ButtonPicker, Sensors, ShiftIn
+    from hal.sensors import Sensors, ShiftIn
     from hal.wheels import Wheels
 
     level = bytearray([1])  # the button pin: active low
@@ -333,8 +334,9 @@ def press_figures(folder, name):
     debounced ``Button``, the die's ``Tumble`` (or Mehen's sticks) and the
     board's ``Pixels``. Returns the ms from the press to the first pass that
     hands the strip a changed frame, and what one such pass costs here."""
+    from app.die import Faces, Tumble
+    from hal import Chance
     from hal.buttons import PRESS, Button
-    from hal.die import Chance, Faces, Tumble
     from hal.pixels import Pixels
 
     data = read_json(folder + "/" + name + ".json")

@@ -1,6 +1,6 @@
 """Random physical action sequences on the simulated board, for every game.
 
-A case is a controller on a simulated board (``hal.simulated.Rig``) taken
+A case is a controller on a simulated board (``host.rig.Rig``) taken
 through a seeded random sequence of what hands do: pieces lifted and put down
 anywhere, several sensors changing at once, die buttons pressed and held,
 wheels turned, counters dropped through pockets, moves the rules allow, time
@@ -16,9 +16,9 @@ or a legal step done on the board is not taken).
 
 import random
 
-from hal.simulated import Bytes, Rig
 from host.boardfile import read_board
 from host.fuzz import quiet
+from host.rig import Bytes, Rig
 from rules.games import new_game
 from rules.playout import Rng, random_step
 

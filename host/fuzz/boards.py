@@ -9,9 +9,9 @@ import json
 import os
 import random
 
-from hal.simulated import Rig
 from host import BOARDS
 from host.fuzz import mutate, quiet, report, shorten
+from host.rig import Rig
 from rules.core import BoardError, RulesError
 from rules.games import GAMES, find_game
 

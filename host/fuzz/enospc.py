@@ -1,6 +1,6 @@
 """A full flash: writes that fail (OSError ENOSPC) whole or part way, in the
 middle of random games of every board, kept as the controller keeps them
-(``app.keeper`` on ``hal.storage``, the flash ``hal.simulated.Full``).
+(``app.keeper`` on ``hal.storage``, the flash ``host.rig.Full``).
 
 Each run plays a game on, then lets the flash fill up after a random number
 of bytes (the write in progress is torn there, every write after it fails)
@@ -20,10 +20,10 @@ import json
 
 from app.keeper import Keeper
 from hal import storage
-from hal.simulated import Full, powered
 from host.boardfile import read_board
 from host.fuzz import games_in_folders
 from host.fuzz.powercuts import play, replayed
+from host.rig import Full, powered
 from rules.games import find_game
 
 NAME = "enospc"

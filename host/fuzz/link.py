@@ -1,6 +1,6 @@
 """The USB link (``app.link``) answering a hostile host from a damaged flash.
 
-Each case is a board (``hal.simulated.Rig``) whose game a random number of
+Each case is a board (``host.rig.Rig``) whose game a random number of
 steps were played and kept (``app.keeper``), its record then damaged as a
 failing flash or a cut power leaves it (bytes changed, a line cut short or
 doubled, garbage between two lines, bytes past the end), or made long
@@ -22,9 +22,9 @@ import app.link
 from app.keeper import Keeper
 from app.link import Link, whole
 from hal import storage
-from hal.simulated import Bytes, CountedFile, Rig, SerialPort
 from host.boardfile import read_board
 from host.fuzz import games_in_folders, quiet
+from host.rig import Bytes, CountedFile, Rig, SerialPort
 from rules.games import find_game
 from rules.playout import random_step
 

@@ -5,7 +5,7 @@ as the controller keeps them (``app.keeper`` on ``hal.storage``). At a
 random moment of each, the next action (a step; now and then a new game
 begun over the one in progress, or a game taken over from where earlier
 firmware kept it) is cut after every step of its writes
-(``hal.simulated.cut``: a byte written, a rename, a remove). Every different
+(``host.rig.cut``: a byte written, a rename, a remove). Every different
 set of files the start-up reads after such a cut is started up from, the
 start-up (``Keeper.resume``) cut in its turn, then the board started once
 more. Each cut is a case.
@@ -21,10 +21,10 @@ import tempfile
 
 from app.keeper import SAVES, Keeper
 from hal import storage
-from hal.simulated import Power, cut, powered
 from host.boardfile import read_board
 from host.fuzz import report
 from host.fuzz.saves import SETUPS
+from host.rig import Power, cut, powered
 from rules.games import find_game
 from rules.playout import Rng, random_step
 from rules.record import RecordError, line, replay

@@ -6,8 +6,8 @@
     python -m host.pico.build bringup [--port P] [--step-ms MS]
 
 ``build/`` holds exactly what goes onto the Pico, in the device's layout:
-``firmware/``'s contents at the root (but ``hal/simulated.py``, which is for
-the PC), every module precompiled by mpy-cross for the RP2040
+``firmware/``'s contents at the root, all of them (what runs only on a PC
+lives outside it), every module precompiled by mpy-cross for the RP2040
 (``-march=armv6m``) except ``main.py`` and ``boot.py``, which MicroPython
 only runs as source; the board files in ``/boards``, the pin map in
 ``/hardware/pins.json``, the configuration in ``/config.json`` and the list
@@ -44,7 +44,6 @@ from hal.pixels import DEFAULT_BUDGET_MA
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
 SOURCE_ONLY = ("main.py", "boot.py")  # MicroPython runs these only as .py
-PC_ONLY = ("hal/simulated.py",)  # the simulated board: for the simulators and tests, not the Pico
 MANIFEST = "package.json"
 FLASHED = ".flashed"  # on the Pico: every other file the last flash put there, one a line
 OLDEST = (1, 28)  # the oldest MicroPython the firmware is shown to run on: the emulated Pico's (host/pico/vpico)
@@ -100,7 +99,7 @@ def build(out=BUILD, board=None, source=False, root=ROOT, led_ma=None):
         rel = src.relative_to(firmware).as_posix()
         if src.is_dir() or "__pycache__" in rel or any(part.startswith(".") for part in src.parts[len(firmware.parts):]):
             continue
-        if src.suffix in (".pyc", ".pyi", ".md") or rel in PC_ONLY:
+        if src.suffix in (".pyc", ".pyi", ".md"):
             continue
         dest = out / rel
         if src.suffix == ".py" and rel not in SOURCE_ONLY and not source:

@@ -1,5 +1,5 @@
 """The hands at a simulated board (``Hands``): the table around
-``hal.simulated.Rig``, on the board's own clock, and the computer seats that
+``host.rig.Rig``, on the board's own clock, and the computer seats that
 play there.
 
 The clock goes on a tick at a time (5 ms, as the Pico's loop runs): what is
@@ -18,8 +18,8 @@ time, the terminal (``host.sim.terminal``) through one computer step at a time.
 """
 
 from hal.buttons import LONG_MS
-from hal.simulated import Rig
 from hal.ticks import diff
+from host.rig import Rig
 from host.sim.table import BOX, Table
 from rules.core import OVER, POPOFF, ROLL, WHEEL
 

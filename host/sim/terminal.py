@@ -30,8 +30,8 @@ import re
 import sys
 import time
 
-from hal.simulated import Rig
 from host.boardfile import read_board
+from host.rig import Rig
 from host.sim import views
 from host.sim.hands import DEFAULT_SPEED, SPEEDS, Hands
 from host.sim.screen import ansi, screen_colours

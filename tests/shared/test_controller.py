@@ -12,9 +12,9 @@ and ("wheel", w, look), ("dice", value...).
 
 from app import colours as C
 from hal.buttons import STABLE_MS
-from hal.die import FACES, TUMBLE_STEP_MS
 from app.controller import Controller
-from hal.simulated import Bytes, Rig, SimBoard
+from app.die import FACES, TUMBLE_STEP_MS
+from host.rig import Bytes, Rig, SimBoard
 from rules.core import PHASE_NAMES
 from rules.games import new_game
 from support import board_data

@@ -5,7 +5,7 @@ replays to the same game."""
 from app import colours as C
 from app.keeper import BAD, Keeper
 from hal import storage
-from hal.simulated import Full, Rig, powered
+from host.rig import Full, Rig, powered
 from rules.games import new_game
 from rules.players import RandomPlayer
 from rules.playout import Rng

@@ -7,7 +7,7 @@ import gc
 import sys
 
 from hal.beams import Beams
-from hal.simulated import BeamPin
+from host.rig import BeamPin
 
 POLL_MS = 20  # the loop comes round every 2-15 ms on a Pico; slower here, to be safe
 

@@ -1,15 +1,15 @@
 """Atomic saves: a power cut at every byte and between every step of a save
 always leaves a good copy, and a damaged file is refused with a message.
 
-A power cut is simulated (``hal.simulated.cut``) by letting a save take a
+A power cut is simulated (``host.rig.cut``) by letting a save take a
 given number of steps (one byte written, one rename, one remove) and then
 stopping it dead; the bytes already written stay in the file, as a cut
 write leaves them."""
 
 import os
 
-from hal.simulated import cut
 from hal.storage import LIMIT, NEW, OLD, load, pack, save, unpack
+from host.rig import cut
 from support import done, fresh, raises, wipe
 
 

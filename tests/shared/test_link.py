@@ -7,7 +7,7 @@ import json
 from app.keeper import STRIDE, Keeper
 from app.link import FRAME_GAP_MS, MAX_LINE, PAGE, PAGE_BYTES, POLL_MS, PROTOCOL, QUIET_MS, READ_PAGE, Link
 from hal import storage
-from hal.simulated import CountedFile, Rig, SerialPort
+from host.rig import CountedFile, Rig, SerialPort
 from rules.games import new_game
 from rules.playout import Rng
 from rules.record import header

@@ -20,7 +20,7 @@ from pathlib import Path
 from littlefs import LittleFS, LittleFSError, lfs
 from littlefs.context import UserContext
 
-from hal.simulated import Cut
+from host.rig import Cut
 
 BLOCK = 4096
 BLOCKS = 352
@@ -117,7 +117,7 @@ class PicoFiles:
     None: never): that write and every one after it never happen, as on a
     Pico switched off; with ``torn`` (0 to 1), the cut write is torn, that
     fraction of its bytes done (as ``_Flash`` says). The call that meets the
-    cut, and any after it, raise ``hal.simulated.Cut``. ``writes`` counts
+    cut, and any after it, raise ``host.rig.Cut``. ``writes`` counts
     the writes done; ``image()`` is the flash as the Pico finds it at its
     next start. A file written is handed to littlefs whole when it is closed
     (as the Pico's littlefs commits it)."""

@@ -1,6 +1,6 @@
 """The board in a browser: ``python -m host.sim.web`` (``make sim``).
 
-The firmware's controller runs here on a simulated board (``hal.simulated``)
+The firmware's controller runs here on a simulated board (``host.rig``)
 with a clock that follows real time; the page only draws what it is sent and
 sends back what the player does to the board. Modules:
 

@@ -1,5 +1,5 @@
 """One board in the browser: the hands at a simulated board
-(``host.sim.hands``: the firmware's controller on ``hal.simulated.Rig``, the
+(``host.sim.hands``: the firmware's controller on ``host.rig.Rig``, the
 table around it, the computer seats), its clock following real time, and
 the news the page is sent.
 
@@ -21,8 +21,8 @@ import threading
 import time
 
 from app.keeper import Keeper
-from hal.simulated import Rig
 from host.boardfile import read_board
+from host.rig import Rig
 from host.sim import views
 from host.sim.hands import DEFAULT_SPEED, SPEEDS, Hands
 from host.sim.screen import screen_colours

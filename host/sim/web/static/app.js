@@ -5,7 +5,7 @@
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
-const PIPS = [[0, 0], [2, 0], [0, 1], [1, 1], [2, 1], [0, 2], [2, 2]]; // hal.die's pip order
+const PIPS = [[0, 0], [2, 0], [0, 1], [1, 1], [2, 1], [0, 2], [2, 2]]; // app.die's pip order
 const KEYS = { a: 0, l: 1 };
 const SEAT_NAMES = { human: "A person", random: "Computer: random", greedy: "Computer: greedy", search: "Computer: thinks ahead" };
 const PHASES = { roll: "Roll", decide: "Move", wheel: "Turn a wheel", popoff: "Pop-off", over: "Game over" };

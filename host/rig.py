@@ -5,17 +5,22 @@
 pocket beams' pins) and catches the pixel wire bytes; ``ports()`` builds the
 same hal objects the Pico uses (``Button``, ``Sensors``, ``Wheels``,
 ``Beams``, ``ChainButtons``, ``Pixels``) on top of them, so everything
-above the pins runs unchanged. ``cut(action, steps)`` runs ``action`` with
-the power cut after a given number of steps of writing the flash
-(``hal.storage``). It does not go onto the Pico.
+above the pins runs unchanged. ``Rig`` is the controller on such a board,
+driven by a fake clock. ``cut(action, steps)`` runs ``action`` with the
+power cut after a given number of steps of writing the flash
+(``hal.storage``). Beside them, a scripted random source (``Bytes``) and
+the USB serial port's board end (``SerialPort``).
+
+PC only: it stays off the Pico (host/pico/build.py copies firmware/ alone). The
+MicroPython gate runs it too, as the shared tests drive the controller with
+it, so it keeps to the Python MicroPython has.
 """
 
 import os
 
-from hal import storage
+from hal import Chance, Ports, storage
 from hal.beams import Beams
 from hal.buttons import Button, ChainButtons
-from hal.die import Chance
 from hal.pins import BEAMS
 from hal.pixels import DEFAULT_BUDGET_MA, Pixels
 from hal.sensors import Sensors
@@ -105,20 +110,20 @@ class SimBoard:
         return not self.bits[n >> 3] >> (n & 7) & 1
 
     def turn(self, w, quarters):
-        """Turn wheel ``w`` by ``quarters``; the pieces standing on it turn
-        with it, onto the sensors of the spaces they now lie over."""
-        from rules.detour import ROT_SLOT
-
-        cells = self.board.wheel_cells[9 * w:9 * w + 9]
+        """Turn wheel ``w`` by ``quarters`` clockwise; the pieces standing on
+        it turn with it, onto the sensors of the spaces they now lie over."""
+        board = self.board
+        cells = board.wheel_cells[9 * w:9 * w + 9]
+        star = cells[4]  # the middle of the 3x3 block, which the wheel turns about
+        x0, y0 = board.xs[star], board.ys[star]
+        at = {(board.xs[s], board.ys[s]): s for s in cells}
         for _ in range(quarters & 3):
-            turned = [False] * 9
-            for k in range(9):
-                turned[ROT_SLOT[k]] = self.occupied(cells[k])
-            for k in range(9):
-                if turned[k]:
-                    self.put(cells[k])
-                else:
-                    self.lift(cells[k])
+            standing = [s for s in cells if self.occupied(s)]
+            for s in cells:
+                self.lift(s)
+            for s in standing:
+                # a quarter clockwise (y grows downwards) takes (dx, dy) from the star to (-dy, dx)
+                self.put(at[(x0 - (board.ys[s] - y0), y0 + board.xs[s] - x0)])
         self.set_wheel(w, self.positions[w] + quarters)
 
     def beam(self, pocket):
@@ -148,8 +153,6 @@ class SimBoard:
 
     def ports(self, urandom):
         """The hal ports on these pins."""
-        from app.controller import Ports
-
         buttons = tuple(Button(self._reader(i)) for i in range(len(self.levels)))
         sensors = Sensors(self._bits, self.board.sensors) if self.has_sensors else None
         wheels = Wheels(self._codes, self.wheel_count) if self.wheel_count else None
@@ -186,7 +189,7 @@ class Rig:
     def __init__(self, game, urandom, sensors=True, keeper=None, log=None, buttons=2):
         from app.controller import Controller
 
-        wheels = len(game.wheels) if game.name == "detour" else 0
+        wheels = len(getattr(game, "wheels", ()))  # as the Pico counts them (app.startup)
         flicking = game.occupancy() is None
         beams = len(BEAMS) if sensors and flicking else 0  # every beam role, as the Pico reads them
         panel = bool(sensors and flicking and game.board.buttons)
