@@ -340,10 +340,14 @@ def _live(flashes, now):
 
 def _over(ctl, canvas, f, now):
     game = ctl.game
-    winners = getattr(game, "winners", ()) or ((game.winner,) if game.winner >= 0 else ())
-    if not winners:
+    winners = getattr(game, "winners", ())  # a shared win, in turn a second each (no tuple made per frame)
+    if winners:
+        who = winners[(now // 1000) % len(winners)]
+    elif game.winner >= 0:
+        who = game.winner
+    else:
         return
-    colour = C.player(game, winners[(now // 1000) % len(winners)])
+    colour = C.player(game, who)
     glow = rgb(colour, C.breathe(now) >> 1)
     spread(f, canvas.at, ctl.owners or b"", glow)  # the spaces no piece stands on (without owners: every one)
 
