@@ -4,9 +4,9 @@ A controller that catches a fault in one of its tasks logs it and goes on,
 as it must on the board, so a test that only looks at the game would pass
 over it: every ``host.rig.Rig`` made during a test must end it with no
 fault counted (``Controller.faults``: logged, or counted between a save's
-writes), unless the test expects faults: marked ``faults``, or named in its
-module's ``FAULTS_EXPECTED`` (the shared tests, which MicroPython runs too,
-use no pytest marks).
+writes), unless the test breaks a part on purpose and says so: its name is
+in its module's ``FAULTS_EXPECTED`` (not a pytest mark: MicroPython runs
+the shared tests too).
 """
 
 import pytest
@@ -25,7 +25,7 @@ def no_faults(request, monkeypatch):
     monkeypatch.setattr(Rig, "__init__", watched)
     yield
     name = getattr(request.node, "originalname", request.node.name)
-    if request.node.get_closest_marker("faults") or name in getattr(request.module, "FAULTS_EXPECTED", ()):
+    if name in getattr(request.module, "FAULTS_EXPECTED", ()):
         return
     faulty = ["%s game: %d" % (rig.ctl.game.name, rig.ctl.faults) for rig in rigs if rig.ctl.faults]
     assert not faulty, "the controller counted faults: " + ", ".join(faulty)
