@@ -46,7 +46,7 @@ def tell(lines, out):
             game = start(text, read_board)
             view = views.find(game.name)
             options = ", ".join("%s=%s" % (k, json.dumps(v)) for k, v in sorted(game.options.items()))
-            out.write("%s, %d players, board %s; %s\n" % (views.TITLES[game.name], game.players, game.board.name,
+            out.write("%s, %d players, board %s; %s\n" % (views.title(game.name), game.players, game.board.name,
                                                           options or "no options"))
             continue
         events = apply(game, text, number)

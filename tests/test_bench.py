@@ -8,11 +8,12 @@ on the image the bench boots."""
 import contextlib
 import io
 import json
+import os
 
 import pytest
 
-from host import bench
-from host.bench import pico as bench_pico
+from host import ROOT, bench
+from host.bench import device as bench_device, pico as bench_pico
 from host.boardfile import read_board
 from host.pico.vpico import MissingPicoFiles, VirtualPico, flash, pico_files
 from rules.games import GAMES, find_game
@@ -111,6 +112,13 @@ def test_the_heap_is_measured_on_the_firmware_as_the_pico_loads_it(table):
     assert ".mpy files of host/pico/build.py" in note and "NOT loaded from .mpy" not in note
     assert "hal.storage" in note and "hal.beams" in note and "rules.players" in note and "main.py" in note
     assert any(l.startswith("heap free on the board (Pico):") for l in table)
+
+
+def test_the_heap_counts_the_controller_as_a_game_runs_and_the_look_of_that_game_alone():
+    looks = {find_game(name).look for name in GAMES} - {""}
+    app = {f[:-3] for f in os.listdir(os.path.join(ROOT, "firmware", "app")) if f.endswith(".py")} - {"__init__"}
+    assert app == set(bench_device.APP) | {"startup", "bringup"} | {look.split(".")[1] for look in looks}
+    assert not looks & {"app." + m for m in bench_device.APP}
 
 
 def test_the_worst_position_is_found_again_and_loads():

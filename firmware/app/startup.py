@@ -1,6 +1,6 @@
 """The board's start-up on the Pico: configuration, ports, the game.
 
-``start()`` reads ``/config.json`` (as host/build.py writes it)::
+``start()`` reads ``/config.json`` (as host/pico/build.py writes it)::
 
     {"board": "detour", "pins": "hardware/pins.json", "input": "sensors",
      "players": 2, "options": {}, "led_ma": 450}

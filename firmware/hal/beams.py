@@ -25,7 +25,7 @@ leaves to them (``hardware/power.md``).
 """
 
 # one pocket at most: its IR emitter through 180 ohm from 5 V and its receiver's load and
-# pull-up from 3.3 V, 22.6 mA by host/beams.py (make hardware), rounded up
+# pull-up from 3.3 V, 22.6 mA by host/hardware/beams.py (make hardware), rounded up
 BEAM_MA = 23
 
 

@@ -289,10 +289,12 @@ def main(argv=None):
               % (name, setup, p["seed"], p["step"], what, p["decisions"], json.dumps(p["save"], separators=(",", ":"))))
     some = heaps[GAMES[0]]
     print("heap in use (WebAssembly): the firmware as the Pico loads it, the .mpy files of host/pico/build.py (bytecode,"
-          " which this port loads as the Pico does)%s: %s, the rules core and the game, what they import, its board"
+          " which this port loads as the Pico does)%s: %s, the rules core and the game, what they import, the look the"
+          " game names if any (app.paint imports it for that game alone), its board"
           " and a finished random game (2 players, stepped through game.play() by the bench script), after"
           " gc.collect() in a fresh interpreter, less the %d bytes it held before (the interpreter and the bench"
-          " script); code is the part the imports take. Not counted: main.py (it runs the device), what this port"
+          " script); code is the part the imports take. Not counted: main.py (it runs the device), app.startup (dropped"
+          " once the game runs), app.bringup (a tool of its own), what this port"
           " cannot import (%s), and the computer players (rules.players, rules.playout), which the controller"
           " imports only when a hint is asked for: the row under the heap says what a hint adds"
           % ("" if all(h["mpy"] for h in heaps.values()) else " (NOT loaded from .mpy here)",

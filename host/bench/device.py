@@ -58,6 +58,9 @@ WHITE = (255, 255, 255)
 # the hal modules that stay loaded while a game runs (app.device unloads hal.pins
 # with app.startup once the board has started)
 HAL = ("beams", "buttons", "pixels", "sensors", "storage", "strip_micropython", "ticks", "viper", "wheels")
+# and the controller's (app/): not app.startup, nor app.bringup, a tool of its own; a game's look
+# (Game.look), which app.paint imports for that game alone, is counted with its game
+APP = ("colours", "controller", "device", "die", "keeper", "link", "paint", "picker", "watch")
 
 
 async def pause():
@@ -424,18 +427,6 @@ def unpack(path, root):
             f.write(bytes.fromhex(files[rel]))
 
 
-def app_modules(root):
-    """The modules of the controller (app/) under ``root`` that stay loaded
-    while a game runs (app.device unloads app.startup once it has started)."""
-    import os
-
-    try:
-        files = sorted(os.listdir(root + "/app"))
-    except OSError:
-        return []
-    return ["app." + f[:-4] for f in files if f.endswith(".mpy") and f not in ("__init__.mpy", "startup.mpy")]
-
-
 def play_to_the_end(game, seed):
     """Random steps through the public protocol, as the controller plays
     them, until the game ends. Not rules.playout: the device loads that only
@@ -456,7 +447,7 @@ async def heap_after_game(folder, name, compiled):
     root = "/mpy"
     unpack(compiled, root)
     sys.path.insert(0, root)
-    modules = ["hal." + m for m in HAL] + app_modules(root)
+    modules = ["hal." + m for m in HAL] + ["app." + m for m in APP]
     base = await heap_in_use()
     skipped = []
     for module in modules:
@@ -466,7 +457,10 @@ async def heap_after_game(folder, name, compiled):
             skipped.append(module)
     from rules.games import find_game
 
-    find_game(name)
+    look = find_game(name).look
+    if look:
+        __import__(look)
+        modules.append(look)
     code = await heap_in_use() - base
     game = new_game(folder, name, 2, None)
     play_to_the_end(game, 1)

@@ -84,16 +84,19 @@ class Table:
             self._swap(s, held)
 
     def turn_wheel(self, w, quarters):
-        """Turn a Detour wheel: the pieces standing on its disc go round with it
+        """Turn a wheel: the pieces standing on its disc go round with it
         (``_turn`` moves them over the sensors; here they keep who they are)."""
-        from rules.detour import ROT_SLOT
-        cells = self._game.board.wheel_cells[9 * w:9 * w + 9]
+        board = self._game.board
+        cells = board.wheel_cells[9 * w:9 * w + 9]
+        x0, y0 = board.xs[cells[4]], board.ys[cells[4]]  # the middle of the 3x3 block, which it turns about
+        at = {(board.xs[s], board.ys[s]): s for s in cells}
         for _ in range(quarters & 3):
-            moved = [None] * 9
-            for k in range(9):
-                moved[ROT_SLOT[k]] = self.phys[cells[k]]
-            for k in range(9):
-                self.phys[cells[k]] = moved[k]
+            moved = {}
+            for s in cells:
+                # a quarter clockwise (y grows downwards) takes (dx, dy) from the middle to (-dy, dx)
+                moved[at[(x0 - (board.ys[s] - y0), y0 + board.xs[s] - x0)]] = self.phys[s]
+            for s in cells:
+                self.phys[s] = moved[s]
         self._turn(w, quarters)
 
     def table_act(self, what, n, request):

@@ -38,13 +38,12 @@ from host.sim.screen import ansi, screen_colours
 from host.sim.table import BOX
 from host.sim.waits import waits
 from rules.core import DECIDE, PHASE_NAMES, POPOFF, WHEEL, RulesError
-from rules.games import GAMES, find_game, new_game
+from rules import games as registry
+from rules.games import find_game, new_game
 from rules.players import PLAYERS
 from rules.playout import Rng
 from rules.record import dumps, header
 
-CHOOSER = ("detour", "sniggle", "mehen", "snuka")  # the order the chooser offers them
-TITLES = views.TITLES
 COLOUR_NAMES = ("red", "blue", "green", "yellow", "purple", "cyan")  # app.colours.PLAYERS, in words
 HUMAN = "human"
 SETTLE_MS = 500  # after a command: debouncing and the controller's reaction settle
@@ -62,12 +61,12 @@ Commands (a space is named as in boards/<game>.json: d1, SR1, 12, ...):
                 h2 offers a new game (h2 again starts it, r1 keeps this one)
   lift S        lift the piece standing on space S
   put S         put a piece down on space S: the one last lifted, else one from the box
-                (Tiddlee Snuka: a counter drops into pocket S)
+                (a board of pockets: a counter drops into pocket S)
   m A B         move: lift the piece on A and put it on B (a piece on B is lifted first)
-  w N+, w N-    turn Detour wheel N (1-4) a quarter turn clockwise / anticlockwise
+  w N+, w N-    turn wheel N (1-4) a quarter turn clockwise / anticlockwise
                 (w N+2: a half turn)
   pick STEP     press button 1 until STEP (in the game's notation) is shown, then hold it
-  b NAME        press the board's own button NAME (Tiddlee Snuka: red ... black, foul_off,
+  b NAME        press the board's own button NAME (a flicking game's: red ... black, foul_off,
                 foul_onto, foul_stuck, miss, safe; a foul kind, then the counter's colour);
                 b red+yellow presses yellow while red is held: down in the same flick
   fix           put the pieces and wheels where the game has them (as the lights ask)
@@ -80,7 +79,7 @@ Commands (a space is named as in boards/<game>.json: d1, SR1, 12, ...):
   q             quit
 Lights: a piece that may move breathes in its player's colour, white is where it may
 go, blinking amber asks for a piece, blinking red is wrong (lift it or turn it back).
-Drawing: where the game has the pieces; 1> is a piece of player 1 heading right (Detour),
+Drawing: where the game has the pieces; 1> is a piece of player 1 heading right,
 1^+ more than one piece on that space; S START, F FINISH, * star, @ a wheel's star,
 C the centre star.""" % ", ".join(SPEEDS)
 
@@ -98,7 +97,7 @@ def option(text):
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(prog="python -m host.sim.terminal", description="Play a game on a simulated board.")
-    parser.add_argument("--game", choices=GAMES, help="which game (without it: ask)")
+    parser.add_argument("--game", choices=registry.GAMES, help="which game (without it: ask)")
     parser.add_argument("--players", type=int, help="how many players (default 2)")
     parser.add_argument("--seats", metavar="KIND,...",
                         help="who plays each seat: %s (one for all, or one per player; default human, "
@@ -228,19 +227,20 @@ def choose(args, ask, out):
 
 
 def pick_game(ask, out):
+    offered = registry.OFFERED
     out.write("Which game?\n")
-    for n, name in enumerate(CHOOSER):
-        out.write("  %d  %s\n" % (n + 1, TITLES[name]))
+    for n, name in enumerate(offered):
+        out.write("  %d  %s\n" % (n + 1, views.title(name)))
     while True:
         answer = ask("game [1]: ")
         if answer is None:
             return None
         answer = answer.strip().lower() or "1"
-        if answer.isdigit() and 1 <= int(answer) <= len(CHOOSER):
-            return CHOOSER[int(answer) - 1]
-        if answer in CHOOSER:
+        if answer.isdigit() and 1 <= int(answer) <= len(offered):
+            return offered[int(answer) - 1]
+        if answer in offered:
             return answer
-        out.write("type a number from 1 to %d\n" % len(CHOOSER))
+        out.write("type a number from 1 to %d\n" % len(offered))
 
 
 def pick_players(ask, out, cls):
@@ -507,7 +507,7 @@ class Table(Hands):
         ids = self.game.board.ids
         if self.ctl.expected is None:  # no pieces tracked: a counter drops into a pocket
             if self.game.board.kinds[s] != "pocket":
-                raise ValueError("%s is not a pocket: %s has no pieces to put down" % (ids[s], TITLES[self.game.name]))
+                raise ValueError("%s is not a pocket: %s has no pieces to put down" % (ids[s], views.title(self.game.name)))
             self.rig.beam(ids[s])
             return
         self._place(s, self.hand[-1] if self.hand else [[BOX, "", -1], -1])  # the piece lifted last, or one from the box
@@ -518,7 +518,7 @@ class Table(Hands):
         ``b`` comes off first (the controller's way of landing on a piece)."""
         if self.ctl.expected is None:
             raise ValueError("%s has no pieces to move: say what happened with button 1 (pick STEP)"
-                             % TITLES[self.game.name])
+                             % views.title(self.game.name))
         held = [entry for entry in self.hand if entry[1] == a]  # lifted already
         if not held and not self.phys[a]:
             raise self.no_piece(a)
@@ -537,7 +537,7 @@ class Table(Hands):
         match = re.fullmatch(r"w\s*(\d)\s*([+-])(2?)", text.strip(), re.IGNORECASE)
         wheels = len(self.rig.sim.positions)  # the wheels the simulated board has
         if not wheels:
-            raise ValueError("%s has no wheels" % TITLES[self.game.name])
+            raise ValueError("%s has no wheels" % views.title(self.game.name))
         if not match:
             raise ValueError("a wheel turn reads w 1+ (a quarter clockwise), w 1- (anticlockwise), w 1+2 (half)")
         if not 1 <= int(match.group(1)) <= wheels:
@@ -620,7 +620,7 @@ class Table(Hands):
         colours = screen_colours(self.ctl.ports.pixels) if self.colour else None
         leds = game.board.leds
         kinds = ", ".join(seat.name if seat else "person" for seat in self.seats)
-        lines = ["%s, %d players (%s)" % (TITLES[game.name], game.players, kinds), ""]
+        lines = ["%s, %d players (%s)" % (views.title(game.name), game.players, kinds), ""]
         lines += views.picture(game, (lambda s, text: ansi(colours[leds[s]], text)) if colours else None)
         lines += self.extras(colours)
         lines += self.view.legend(game)
@@ -657,8 +657,7 @@ class Table(Hands):
         lines.append(self.guide())
         roll = ctl.roll
         if roll != () and game.phase in (DECIDE, WHEEL):
-            lines.append(("dice " + ",".join(str(v) for v in roll)) if isinstance(roll, tuple)
-                         else "sticks " + sticks(roll))
+            lines.append(views.roll_line(game.name, roll))
         if game.phase in (DECIDE, WHEEL) and ctl.prompt < 0:
             lines.append(self.legal_text(LEGAL_SHOWN))
         if ctl.hint:
@@ -750,11 +749,6 @@ class Table(Hands):
         return "; ".join(parts)
 
 
-def sticks(mask):
-    from rules.mehen import VALUE, sticks_text
-    return "%s: %d" % (sticks_text(mask), VALUE[mask])
-
-
 # -- watching computer players ---------------------------------------------------------
 
 
@@ -762,7 +756,7 @@ def watch(args, ask, out, colour):
     """Computer players only, on the simulated board as in a game with people:
     a frame after every step, the speed's pause after each at a terminal.
     The dice and the players draw from the seed, so it repeats the game."""
-    name = args.game or "detour"
+    name = args.game or registry.OFFERED[0]
     seed = 1 if args.seed is None else args.seed
     try:
         game = new_game(name, read_board(name), args.players or 2, dict(args.option))
@@ -779,7 +773,7 @@ def watch(args, ask, out, colour):
     speed = "instant" if args.quiet else args.speed or "normal"  # quiet: only the end is shown
     table = Table(game, lambda n: bytes(dice.below(256) for _ in range(n)), seats, colour, args.record, speed,
                   sensors=not args.buttons)
-    out.write("%s, %d players (%s), seed %d\n" % (TITLES[name], game.players, ", ".join(kinds), seed))
+    out.write("%s, %d players (%s), seed %d\n" % (views.title(name), game.players, ", ".join(kinds), seed))
     if args.quiet:
         while table.computer_step():
             pass

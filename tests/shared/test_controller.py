@@ -19,6 +19,9 @@ from rules.core import PHASE_NAMES
 from rules.games import new_game
 from support import board_data
 
+# the tests that break a part on purpose: the controller counts the faults (tests/conftest.py)
+FAULTS_EXPECTED = ("test_a_fault_in_one_input_is_logged_and_the_rest_keeps_working",)
+
 
 class Recorder:
     """A keeper that remembers the record lines instead of writing files."""

@@ -4,9 +4,12 @@ game) says:
     spots(board)      where each space is drawn: (row, column) in characters
     marks(game)       what is written on each space: a tuple of lines
     legend(game)      lines under the board (where the pieces are, the scores)
+    TITLE             the game's name as the simulators write it
     rulers(board)     (labels by column, labels by row) where the space names
                       follow the grid, else None
     say(game, event)  one event as a sentence
+    roll_line(roll)   the throw on the status line; without it, the dice
+                      ("dice 3,5")
 
 ``draw(game)`` puts them together as plain text; the terminal simulator
 (``host.sim.terminal``) lays out the same spaces and paints each in its pixel's colour.
@@ -26,16 +29,45 @@ page shows the game:
     standings(game)   one line per player: how far they are
     pieces(game)      what stands on each space, or None where the board
                       tracks no pieces
+    roll_text(roll)   the throw in the panel; without it, the dice ("3 and 5")
+
+A game kept in files of its own, outside this package, gives its view's
+module with ``register``.
 """
 
 import importlib
 
-TITLES = {"detour": "Detour", "sniggle": "Sniggle", "mehen": "Mehen", "snuka": "Tiddlee Snuka"}
+_ELSEWHERE = {}  # game name -> its view's module, where that is not in this package
 
 
 def find(name):
     """The view module of game ``name``."""
-    return importlib.import_module("host.sim.views." + name)
+    return importlib.import_module(_ELSEWHERE.get(name, "host.sim.views." + name))
+
+
+def register(name, module=None):
+    """Game ``name``'s view is ``module`` (by name); without one, it is this package's again."""
+    if module:
+        _ELSEWHERE[name] = module
+    else:
+        _ELSEWHERE.pop(name, None)
+
+
+def title(name):
+    """Game ``name`` as the simulators write it."""
+    return find(name).TITLE
+
+
+def roll_line(name, roll):
+    """A throw of game ``name`` as the terminal's status line gives it."""
+    own = getattr(find(name), "roll_line", None)
+    return own(roll) if own else "dice " + ",".join(str(v) for v in roll)
+
+
+def roll_text(name, roll):
+    """A throw of game ``name`` in words, as the page's panel gives it."""
+    own = getattr(find(name), "roll_text", None)
+    return own(roll) if own else " and ".join(str(v) for v in roll)
 
 
 def picture(game, paint=None):

@@ -3,6 +3,8 @@
 from host.sim import views
 from rules.detour import FINISHED, KINDS
 
+TITLE = "Detour"
+
 _ARROWS = "^>v<"
 _CELL = {"path": " . ", "start": " S ", "finish": " F ", "star": " * ",
          "wheel": " . ", "wheel_star": " @ ", "centre": " C "}

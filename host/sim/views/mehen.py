@@ -3,7 +3,9 @@ event as a sentence."""
 
 from host.sim import views
 from rules.core import LION
-from rules.mehen import MARBLES, sticks_text
+from rules.mehen import MARBLES, VALUE, sticks_text
+
+TITLE = "Mehen"
 
 _WIDTH = 3  # characters per square
 
@@ -118,6 +120,10 @@ def say(game, event):
     return repr(event)
 
 
+def roll_line(mask):
+    return "sticks " + roll_text(mask)
+
+
 # -- in the browser ------------------------------------------------------------
 
 BLURB = "The ancient serpent race: out to the head and back, with throw sticks."
@@ -133,6 +139,11 @@ def links(board, data):
 
 def standings(game):
     return ["%d of %d home" % (game.home(n), MARBLES) for n in range(game.players)]
+
+
+def roll_text(mask):
+    """The sticks as they lie and what they count: "FRR: 1"."""
+    return "%s: %d" % (sticks_text(mask), VALUE[mask])
 
 
 def pieces(game):

@@ -2,6 +2,8 @@
 
 from host.sim import views
 
+TITLE = "Sniggle"
+
 _COLOUR = ".rbgy"  # a white space, then the safe spaces of each colour
 _NAMES = ("red", "blue", "green", "yellow")
 

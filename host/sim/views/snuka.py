@@ -9,6 +9,8 @@ when it is down. Reds are alike, so the first red spots show how many are left.
 from host.sim import views
 from rules.snuka import ANY, COLOURS, LETTERS, RED, UP
 
+TITLE = "Tiddlee Snuka"
+
 
 def _mark(game, c, waiting):
     if waiting:

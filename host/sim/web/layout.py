@@ -10,7 +10,8 @@ import sys
 from app import colours as C
 from host.boardfile import read_board
 from host.sim import views
-from rules.games import GAMES, find_game
+from rules import games as registry
+from rules.games import find_game
 from rules.players import PLAYERS
 
 SEATS = ("human",) + tuple(sorted(PLAYERS))
@@ -32,14 +33,14 @@ def catalogue():
     """Every game, for the set-up form: its name as the page writes it, a
     line about it, the board's title, player counts, rule options."""
     games = []
-    for name in GAMES:
+    for name in registry.GAMES:
         cls = find_game(name)
         module = sys.modules[cls.__module__]
         data = read_board(name)
         notes = _option_notes(module)
         options = [{"name": key, "default": value, "note": notes.get(key, "")}
                    for key, value in module.DEFAULTS.items()]
-        games.append({"name": name, "display": views.TITLES[name], "blurb": views.find(name).BLURB,
+        games.append({"name": name, "display": views.title(name), "blurb": views.find(name).BLURB,
                       "title": data.get("title", name),
                       "min_players": cls.min_players, "max_players": data.get("max_players", cls.max_players),
                       "options": options})
@@ -93,9 +94,6 @@ def pieces(game):
     return views.find(game.name).pieces(game)
 
 
-def roll_text(roll):
-    """The dice (a tuple) or Mehen's throw sticks (a mask) in words."""
-    if isinstance(roll, tuple):
-        return " and ".join(str(v) for v in roll)
-    from rules.mehen import VALUE, sticks_text
-    return "%s: %d" % (sticks_text(roll), VALUE[roll])
+def roll_text(game, roll):
+    """A throw of ``game`` in words, as its view gives it."""
+    return views.roll_text(game.name, roll)

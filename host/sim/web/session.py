@@ -295,7 +295,7 @@ class Session(Hands):
         return {
             "phase": PHASE_NAMES[game.phase], "turn": game.turn, "actor": game.actor, "seats": self.seats,
             "winners": list(winners) if game.phase == OVER else [],
-            "say": self._instruction(), "dice": layout.roll_text(ctl.roll) if rolled else "",
+            "say": self._instruction(), "dice": layout.roll_text(game, ctl.roll) if rolled else "",
             "standings": layout.standings(game), "pieces": pieces,
             "hand": [_shown(piece) + [came] for piece, came in self.hand],
             "wheels": list(self.rig.sim.positions), "buttons": [d is not None for d in self.down],
