@@ -16,6 +16,8 @@ from app.paint import put, rgb, spread
 from hal.ticks import diff
 from rules.core import OVER
 
+# the counters: red, yellow, green, mauve, blue, pink, black (black shown as dim white)
+COUNTERS = ((230, 0, 0), (235, 170, 0), (20, 200, 40), (170, 60, 200), (20, 70, 255), (255, 90, 150), (120, 120, 120))
 
 class Look:
     """What a step changes, kept for the frames until the next one."""
@@ -54,7 +56,7 @@ class Look:
         on = self.on
         level = C.breathe(now)
         for c in range(7):
-            spread(f, self.spots_lit[c], b"", rgb(C.COUNTERS[c], level if c in on else C.DIM))
+            spread(f, self.spots_lit[c], b"", rgb(COUNTERS[c], level if c in on else C.DIM))
             spots = board.spots[c]
             if spots and c in game.pending and C.blink(now, C.BLINK_MS):
                 put(f, at[spots[0]], C.AMBER)  # put this counter back on its spot
