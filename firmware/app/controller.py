@@ -35,11 +35,14 @@ long press on button 2 offers a new game: a second long press confirms it, a
 click keeps the game. A long press on button 1 while a piece decision is
 awaited lights a suggested move (the hint).
 
-Tiddlee Snuka's own buttons on the 74HC165 chain (``panel``) pick the step
-they name at once (``Snuka.button``): a colour, a miss, a safety; a foul
-kind's button waits for the button of the counter that fouled; a colour
-pressed while another button is held went down in the same flick. A button
-that names nothing legal now changes nothing: what it names blinks red.
+A game's own buttons on the 74HC165 chain (``panel``, wired in its board
+file) pick what ``Game.button`` says they name: a step, played at once, or
+part of one, which the next button completes (until PROMPT_MS has passed);
+whether another button is held down meanwhile the game reads as it will. In
+Tiddlee Snuka a colour, a miss or a safety is a step; a foul kind's button
+waits for the button of the counter that fouled; a colour pressed while
+another is held went down in the same flick. A button that names nothing
+legal now changes nothing: what it names blinks red.
 """
 
 from app import colours as C
@@ -93,8 +96,8 @@ class Snapshot:
         self.duel = None  # type: tuple | None  # a pop-off's two players, roller 1's first, or None
         self.duel_faces = (0, 0)  # type: tuple  # what each roller of the pop-off popped last
         self.flashes = ()  # (until, led, colour): the events' short animations
-        self.foul = -1  # the foul kind a panel button named, until the counter's button completes it
-        self.foul_at = 0  # when it was named
+        self.named = -1  # part of a step a panel button named, until a second button completes it
+        self.named_at = 0  # when it was named
         self.refused = None  # type: tuple | None  # (until, button): a panel button that named nothing legal
         self.extra = ()  # type: tuple | list  # spaces where a piece stands and none belongs
         self.missing = ()  # type: tuple | list  # spaces where a piece belongs and none stands, not lifted to move
@@ -179,8 +182,8 @@ class Controller:
         self.landed = []  # spaces a piece was put on while other sensors still settled: judged once all have
         self.offered = None  # the decisions the picker offers in button mode
         self.holding = False  # button 1 is down on the pick: a long press takes it
-        self.foul = -1  # the foul kind a panel button named, until a counter's button completes it
-        self.foul_at = 0  # when it was named
+        self.named = -1  # part of a step a panel button named, until a second button completes it
+        self.named_at = 0  # when it was named
         self.refused = None  # (until, button): a panel button that named nothing legal, blinking red
         self._next = None  # a chance step thrown, played once the frame that shows it is sent
         self._refresh()
@@ -492,16 +495,16 @@ class Controller:
             if d == decision:
                 self.hint = (f, t)
 
-    # -- the board's own buttons (Tiddlee Snuka) --------------------------------------
+    # -- the board's own buttons (``Game.button``) --------------------------------------
 
     def _poll_panel(self, now):
         panel = self.ports.panel
         if panel is None:
             return
         i = panel.poll(now)
-        foul = self.foul
-        if foul >= 0 and (i is not None or diff(now, self.foul_at) > PROMPT_MS):
-            self.foul = -1  # used by this press, or lapsed
+        named = self.named
+        if named >= 0 and (i is not None or diff(now, self.named_at) > PROMPT_MS):
+            self.named = -1  # used by this press, or lapsed
             self._changed()
         if i is None:
             return
@@ -511,13 +514,12 @@ class Controller:
             return
         board = self.game.board
         b = board.button_names.index(board.buttons[i][0])
-        # pressed while another is held: down in the same flick as that one
-        step = None if self.game.phase == OVER else self.game.button(b, foul, panel.held(i))
+        step = None if self.game.phase == OVER else self.game.button(b, named, panel.held(i))
         if step is None:
             self.refused = (add(now, FLASH_SHOW_MS), b)
         elif isinstance(step, int):
-            self.foul = step
-            self.foul_at = now
+            self.named = step
+            self.named_at = now
         else:
             self.play(step)
 
@@ -768,8 +770,8 @@ class Controller:
         snap.duel = self.duel.players if self.duel is not None else None
         snap.duel_faces = self.duel_faces
         snap.flashes = self.flashes
-        snap.foul = self.foul
-        snap.foul_at = self.foul_at
+        snap.named = self.named
+        snap.named_at = self.named_at
         snap.refused = self.refused
         snap.settling = not self._settled
         snap.steps = (self.keeper.steps if self.keeper else 0) + len(self._unsaved)

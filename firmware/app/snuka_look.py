@@ -75,8 +75,8 @@ class Look:
             b = refused[1]
             for s in board.spots[b] if b < len(board.spots) else board.pockets:
                 put(f, at[s], C.RED)
-        if snap.foul >= 0:  # a foul kind named: which counter? every one in play flashes, lit when named
-            if C.blink(diff(now, snap.foul_at), C.FLASH_MS * 2):
+        if snap.named >= 0:  # a foul kind named: which counter? every one in play flashes, lit when named
+            if C.blink(diff(now, snap.named_at), C.FLASH_MS * 2):
                 for c in range(len(board.spots)):
                     if game.in_play(c):
                         put(f, at[board.spots[c][0]], C.WHITE)

@@ -199,7 +199,7 @@ class Hands(Table):
             self.carrying = (key, "potted")  # Tiddlee Snuka: the counter drops through a pocket's beam first
             self.click_space(game.board.pockets[0])
             return
-        named = _naming(game, plan, snap.foul) if self.rig.ports.panel is not None else -1
+        named = _naming(game, plan, snap.named) if self.rig.ports.panel is not None else -1
         if named >= 0:  # Tiddlee Snuka: the board's own button that says it
             self._press(named, CLICK_MS, panel=True)
             return

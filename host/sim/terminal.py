@@ -698,7 +698,7 @@ class Table(Hands):
         if what == "choice":
             return "%s: the board cannot tell which piece that was: button 1 shows %s; r1 shows the next, " \
                 "h1 takes it (or pick STEP)." % (name, shown)
-        if what == "foul":
+        if what == "named":
             return "%s: a foul is named: press the button of the counter that fouled (b red ... b black)." % name
         if what == "offered":
             panel = "; or say what happened with the board's buttons (b red, b foul_off then b green, b miss)" \

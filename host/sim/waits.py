@@ -22,7 +22,7 @@ def waits(snap, ports):
     - "over": the game is over; detail: the winners
     - "popoff": both players of the pop-off press; detail: the two, button 1's first
     - "choice": the board cannot tell which of the moves button 1 offers was made
-    - "foul": a foul's kind is named; the fouling counter's button to follow
+    - "named": a board's button named part of a step; the button that completes it to follow
     - "offered": button 1 steps through the steps (button mode, Tiddlee Snuka)
     - "turning": a wheel still turns; the board follows it once it rests
     - "board": the board differs from the game; detail: (extra, missing, wheels) as the snapshot has them
@@ -40,8 +40,8 @@ def waits(snap, ports):
     who = game.actor
     if snap.choice:
         return "choice", who, ()
-    if snap.foul >= 0:
-        return "foul", who, ()
+    if snap.named >= 0:
+        return "named", who, ()
     if snap.offered is not None:
         return "offered", who, ()
     if ports.wheels is not None and ports.wheels.settling():

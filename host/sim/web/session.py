@@ -387,7 +387,7 @@ class Session(Hands):
             return "%s: press a die button to %s." % (name, "throw the sticks" if detail else "roll")
         if what in ("choice", "offered"):
             return "%s: click button 1 for the next choice, hold it to confirm this one." % name
-        if what == "foul":
+        if what == "named":
             return "%s: a foul is named: press the button of the counter that fouled." % name
         if what == "wheel":
             return "%s landed on a star: turn one wheel a quarter turn." % name
