@@ -6,7 +6,8 @@ pocket beams' pins) and catches the pixel wire bytes; ``ports()`` builds the
 same hal objects the Pico uses (``Button``, ``Sensors``, ``Wheels``,
 ``Beams``, ``ChainButtons``, ``Pixels``) on top of them, so everything
 above the pins runs unchanged. ``Rig`` is the controller on such a board,
-driven by a fake clock. ``cut(action, steps)`` runs ``action`` with the
+driven by a fake clock: what it does goes in through the pins, what it reads
+of the controller is its snapshot (``Controller.snapshot``). ``cut(action, steps)`` runs ``action`` with the
 power cut after a given number of steps of writing the flash
 (``hal.storage``). Beside them, a scripted random source (``Bytes``) and
 the USB serial port's board end (``SerialPort``).
@@ -167,6 +168,11 @@ class SimBoard:
         return lambda: levels[i]
 
 
+def offers(snap):
+    """The decisions button 1 steps through now (``snap``: the controller's snapshot)."""
+    return snap.offered if snap.offered is not None else snap.choice or snap.unseen
+
+
 def _strict(text):
     """A Rig's log when it is given none (a test's): a fault fails whoever drives
     the Rig, unless it asked for the log to look at; other lines are dropped."""
@@ -186,8 +192,8 @@ class Rig:
 
     STEP_MS = 5  # the Pico's loop runs about this often
 
-    def __init__(self, game, urandom, sensors=True, keeper=None, log=None, buttons=2):
-        from app.controller import Controller
+    def __init__(self, game, urandom, sensors=True, keeper=None, log=None, buttons=2, hint_ms=None):
+        from app.controller import HINT_MS, Controller
 
         wheels = len(getattr(game, "wheels", ()))  # as the Pico counts them (app.startup)
         flicking = game.occupancy() is None
@@ -199,8 +205,9 @@ class Rig:
             self.sim.set_wheel(w, game.wheels[w])
         if sensors:
             self.match(game)
-        ports = self.sim.ports(urandom)
-        self.ctl = Controller(game, ports, keeper, log or _strict)
+        self.ports = self.sim.ports(urandom)
+        self.ctl = Controller(game, self.ports, keeper, log or _strict, HINT_MS if hint_ms is None else hint_ms)
+        self.snap = self.ctl.snapshot
         self.run(400)  # the sensors settle on the pieces standing at power-up
 
     def match(self, game):
@@ -216,7 +223,7 @@ class Rig:
 
     @property
     def game(self):
-        return self.ctl.game
+        return self.snap.game
 
     def run(self, ms):
         end = self.now + ms
@@ -233,7 +240,7 @@ class Rig:
         self.run(hold)
         self.sim.release(i)
         self.run(40)
-        while self.ctl.tumble.rattling(self.now):
+        while self.snap.rattling(self.now):
             self.run(self.STEP_MS)
 
     def hold(self, i=0):
@@ -281,7 +288,7 @@ class Rig:
         """Do on the board what a person does for the rules' ``decision``
         (a chance step is a press of the die), then tidy up."""
         game = self.game
-        ctl = self.ctl
+        snap = self.snap
         if game.is_chance():
             if game.phase == 3:  # the pop-off: both press until one pops a 6
                 turn = game.turn
@@ -291,34 +298,35 @@ class Rig:
                         self.press(1)
             else:
                 self.press(0)
-        elif ctl.offered is not None:
+        elif snap.offered is not None:
             self._pick(decision)
         elif decision[0] == "w":
             if decision[1] < 0:
                 self.hold(0)  # pass
             else:
                 self.turn(decision[1], decision[2])
-        elif decision in ctl.unseen:
+        elif decision in snap.unseen:
             self._pick(decision)
         else:
-            for d, f, t in ctl.moves:
+            for d, f, t in snap.moves:
                 if d == decision:
-                    if ctl.expected[t] and f != t:
+                    if snap.expected[t] and f != t:
                         self.sim.lift(t)  # the piece landed on comes off first
-                    if ctl.expected[f] < 2:
+                    if snap.expected[f] < 2:
                         self.sim.lift(f)
                     self.run(100)
                     self.sim.put(t)
                     self.run(400)
                     break
-            if ctl.choice:
+            if snap.choice:
                 self._pick(decision)
         self.tidy()
 
     def _pick(self, decision):
         """Click through the picker's candidates to ``decision``, then confirm."""
-        for _ in range(len(self.ctl.picker._picks)):
-            if self.ctl.picked is not None and self.ctl.picked[1] == decision:
+        snap = self.snap
+        for _ in range(len(offers(snap))):
+            if snap.picked is not None and snap.picked[1] == decision:
                 break
             self.press(0)
         self.hold(0)
@@ -326,7 +334,7 @@ class Rig:
     def tidy(self):
         """Put pieces where the board asks for them, take them off where it
         says none belongs (a captured piece to its start, a finished one off)."""
-        extra, missing, _ = self.ctl.mismatch()
+        extra, missing = self.snap.extra, self.snap.missing
         for s in missing:
             self.sim.put(s)
         for s in extra:

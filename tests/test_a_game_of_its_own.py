@@ -62,7 +62,7 @@ def test_the_controller_plays_it_to_the_end_on_the_simulated_board(tmp_path):
         legal = rig.game.legal()
         rig.act(legal[rng.below(len(legal))] if legal else None)
     assert rig.game.phase == OVER and rig.game.home(rig.game.winner) == 2
-    assert not rig.ctl.disagrees() and rig.ctl.faults == 0
+    assert not rig.snap.disagrees and rig.ctl.faults == 0
     with open(keeper.record_path) as f:  # the board's record replays to its game
         assert replay(f, read_board).save() == rig.game.save()
 

@@ -110,4 +110,5 @@ def test_a_saved_game_for_other_settings_goes_on_as_saved_and_the_start_up_says_
     rig = Rig(saved, Bytes([0]))
     rig.ctl.settings = (fresh.players, fresh.options)  # as start() makes the controller
     rig.ctl.new_game()
+    rig.run(rig.STEP_MS)  # the tick that publishes it
     assert rig.game.players == 2 and rig.game.options == fresh.options

@@ -39,7 +39,7 @@ def test_a_whole_game_on_the_board(tmp_path, name, players, options):
         before = rig.game.save()
         rig.act(None if rig.game.is_chance() else bot.choose(rig.game))
         assert rig.game.save() != before  # every step was taken
-        assert not rig.ctl.disagrees()
+        assert not rig.snap.disagrees
         highest = max(highest, pixels.draw_ma)
     assert rig.game.over()
     assert 0 < highest <= pixels.budget_ma

@@ -46,7 +46,7 @@ def test_pieces_put_back_one_after_the_other_take_no_move():
     rig.sim.put(f)
     rig.run(1000)
     assert rig.game.save() == before
-    assert not rig.ctl.disagrees()
+    assert not rig.snap.disagrees
 
 
 def test_a_capture_put_down_alone_is_still_taken():
@@ -69,7 +69,7 @@ def test_a_piece_lifted_and_put_back_beside_a_stack_is_no_capture():
     rig.put(rig.game.board.ids[t])
     rig.run(1000)
     assert rig.game.save() == before
-    assert not rig.ctl.disagrees()
+    assert not rig.snap.disagrees
     assert d in rig.ctl.choice
     rig.act(d)  # the button confirms what the player meant
     assert rig.game.save() != before
@@ -91,7 +91,7 @@ def test_another_move_made_while_the_button_is_asked_is_taken():
     before = rig.game.save()
     rig.put(rig.game.board.ids[free[2]])
     assert rig.game.save() != before
-    assert not rig.ctl.disagrees()
+    assert not rig.snap.disagrees
 
 
 def test_a_wheel_turned_back_as_the_quiet_time_ends_turns_nothing():
@@ -102,7 +102,7 @@ def test_a_wheel_turned_back_as_the_quiet_time_ends_turns_nothing():
     rig.sim.turn(0, -1)
     rig.run(1500)
     assert rig.game.save() == before
-    assert not rig.ctl.disagrees()
+    assert not rig.snap.disagrees
     rig.turn(0, 1)
     assert rig.game.wheels[0] != before["wheels"][0]
 

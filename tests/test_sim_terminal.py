@@ -128,7 +128,7 @@ def test_the_board_is_drawn_in_the_colours_its_pixels_send():
     for command in ("r", "put d1", "put a4", "lift d1"):
         assert t.command(command) == (True, "")
     frame = t.frame()
-    shown = screen_colours(t.ctl.ports.pixels)
+    shown = screen_colours(t.rig.ports.pixels)
     board = t.game.board
     for column, row in (("g", 1), ("f", 2), ("a", 4), ("d", 1), ("m", 13)):
         led = board.leds[board.space("%s%d" % (column, row))]

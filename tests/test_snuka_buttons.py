@@ -65,7 +65,7 @@ def test_a_foul_kind_named_and_left_lapses():
     rig = snuka()
     press(rig, "foul_off")
     rig.run(6000)
-    assert rig.ctl.foul == -1
+    assert rig.snap.named == -1
     press(rig, "red")
     assert played(rig) == ["R"]
 

@@ -150,11 +150,11 @@ def painted(rig, t, picked_now=False):
     later animation cycle); with ``picked_now``, as the first frame of the
     choice on offer, whose flash begins lit when it is first painted."""
     at = t + CYCLE_MS * ((rig.now - t) // CYCLE_MS + 1)
-    canvas = rig.ctl.canvas
+    canvas = rig.ctl._canvas
     kept = canvas._flashed, canvas._flash_at
     if picked_now:
-        canvas._flashed, canvas._flash_at = rig.ctl.picked, at
-    paint(rig.ctl, at)
+        canvas._flashed, canvas._flash_at = rig.snap.picked, at
+    paint(canvas, rig.snap, at)
     canvas._flashed, canvas._flash_at = kept
     rig.ctl.ports.pixels.encode()
     return bytes(rig.ctl.ports.pixels.wire).hex()

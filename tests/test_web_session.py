@@ -144,8 +144,8 @@ def test_computer_seats_pause_after_each_step_as_long_as_the_speed_says():
     for speed in ("slow", "normal", "fast"):
         s = session("sniggle", ("greedy", "greedy"), speed)
         try:
-            took[speed] = run_until(s, lambda: s.rig.ctl.steps() >= 12, 120000)
-            assert s.rig.ctl.steps() == 12
+            took[speed] = run_until(s, lambda: s.rig.snap.steps >= 12, 120000)
+            assert s.rig.snap.steps == 12
         finally:
             s.close()
     assert took["slow"] > took["normal"] > took["fast"]
@@ -161,7 +161,7 @@ def test_step_by_step_a_computer_seat_acts_only_when_asked_one_step_at_a_time():
             s.act({"do": "next"})
             s.advance(5000)
             assert s.keeper.steps == steps
-        assert not s.rig.ctl.disagrees()  # each step ends with the board as the game has it
+        assert not s.rig.snap.disagrees  # each step ends with the board as the game has it
         s.act({"do": "speed", "to": "fast"})
         s.advance(5000)
         assert s.keeper.steps > 6

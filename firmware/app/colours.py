@@ -28,8 +28,6 @@ OFF = (0, 0, 0)
 SPACE = (40, 34, 28)  # an empty space, dimly lit so the board's shape shows
 SPECIAL = (100, 75, 0)  # stars, start, finish, the Zone, pockets: the spaces the rules name
 STICK_ROUND = (90, 45, 10)
-# Tiddlee Snuka's counters: red, yellow, green, mauve, blue, pink, black (black shown as dim white)
-COUNTERS = ((230, 0, 0), (235, 170, 0), (20, 200, 40), (170, 60, 200), (20, 70, 255), (255, 90, 150), (120, 120, 120))
 
 DIM = 90  # of 256: a piece at rest
 BLINK_FAST_MS = 125  # 4 Hz: wrong

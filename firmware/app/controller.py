@@ -7,6 +7,12 @@ acts on what happened, and sends a new LED frame when the picture changed.
 The same object runs on the Pico (``main.py``), in the simulators and in the
 tests, which drive it with a fake clock and simulated pins.
 
+What the board awaits is published after each tick in one read-only
+``Snapshot`` (``snapshot``): paint, the USB link, the simulators and the
+bench read that and nothing else of the controller, and tell it what to do
+only through its methods (``tick``, ``play``, ``new_game``, ``ask_hint``,
+``fault``).
+
 How the board is read. The rules say how many pieces stand on each space
 (``game.occupancy()``); the sensors say where a piece is. While they agree
 the board is at rest. A player lifts a piece that may move (its legal
@@ -29,15 +35,18 @@ long press on button 2 offers a new game: a second long press confirms it, a
 click keeps the game. A long press on button 1 while a piece decision is
 awaited lights a suggested move (the hint).
 
-Tiddlee Snuka's own buttons on the 74HC165 chain (``panel``) pick the step
-they name at once (``Snuka.button``): a colour, a miss, a safety; a foul
-kind's button waits for the button of the counter that fouled; a colour
-pressed while another button is held went down in the same flick. A button
-that names nothing legal now changes nothing: what it names blinks red.
+A game's own buttons on the 74HC165 chain (``panel``, wired in its board
+file) pick what ``Game.button`` says they name: a step, played at once, or
+part of one, which the next button completes (until PROMPT_MS has passed);
+whether another button is held down meanwhile the game reads as it will. In
+Tiddlee Snuka a colour, a miss or a safety is a step; a foul kind's button
+waits for the button of the counter that fouled; a colour pressed while
+another is held went down in the same flick. A button that names nothing
+legal now changes nothing: what it names blinks red.
 """
 
 from app import colours as C
-from app.die import Faces, PopOff, Tumble
+from app.die import PopOff, rattling
 from app.paint import Canvas, paint
 from app.picker import ButtonPicker
 from hal.buttons import CLICK, LONG, PRESS, RELEASE
@@ -55,6 +64,64 @@ PROMPT_MS = 5000  # the "new game?" offer lapses after this
 HINT_MS = 1500  # the hint's search budget on the Pico (docs/budgets.md)
 
 
+class Snapshot:
+    """What the board awaits, as the controller published it at its last
+    tick (``Controller.snapshot``): the one thing of the controller that
+    paint, the USB link, the simulators and the bench read. It is made once
+    and its fields are set again only when what they say changed, so a
+    quiet tick costs nothing and allocates nothing. Its readers never write
+    into it, nor into what its fields hold (the controller's own tuples,
+    lists and numbers, replaced whole when they change, never changed in
+    place)."""
+
+    def __init__(self):
+        self.game = None  # the rules' state: read only, for what the fields below do not say (text, scores)
+        self.version = 0  # counts the controller's refreshes: a step played, a new game
+        self.phase = OVER
+        self.turn = 0  # whose turn it is
+        self.actor = 0  # who decides now
+        self.moves = ()  # (decision, from, to) of each decision a piece makes, in a decision phase
+        self.expected = None  # how many pieces the rules have on each space; None: the game tracks none
+        self.owners = None  # whose piece stands on each space, as the rules have it
+        self.unseen = ()  # moves that end where they began: the sensors cannot see them, button 1 offers them
+        self.offered = None  # type: tuple | None  # in button mode, the decisions button 1 steps through
+        self.choice = ()  # decisions that look alike on the board, offered by button 1
+        self.picked = None  # type: tuple | None  # the picker's ("pick", decision) button 1 shows now, or None
+        self.holding = False  # button 1 is down on the pick: a long press takes it
+        self.hint = None  # type: tuple | None  # (from, to) of the suggested move
+        self.prompt = False  # "new game?" is offered
+        self.roll = ()  # the dice (a tuple) or the sticks (a mask) thrown last
+        self.thrown = None  # when they were thrown (ms), None before the first throw
+        self.thrower = 0  # the player who threw them
+        self.duel = None  # type: tuple | None  # a pop-off's two players, roller 1's first, or None
+        self.duel_faces = (0, 0)  # type: tuple  # what each roller of the pop-off popped last
+        self.flashes = ()  # (until, led, colour): the events' short animations
+        self.named = -1  # part of a step a panel button named, until a second button completes it
+        self.named_at = 0  # when it was named
+        self.refused = None  # type: tuple | None  # (until, button): a panel button that named nothing legal
+        self.extra = ()  # type: tuple | list  # spaces where a piece stands and none belongs
+        self.missing = ()  # type: tuple | list  # spaces where a piece belongs and none stands, not lifted to move
+        self.wrong_wheels = ()  # type: tuple | list  # wheels that stand elsewhere than the rules say
+        self.disagrees = False  # any of the three: nothing is rolled or decided until the board is put right
+        self.hand = -1  # the space of the movable piece now lifted, or -1
+        self.settling = True  # the pieces standing at power-up are still being read
+        self.steps = 0  # steps of this game played, saved or not yet
+        self.failing = ""  # why the flash refuses the saves (the game is only in RAM), or ""
+        self.faults = 0  # faults caught in the controller's tasks
+        self.drew = False  # this tick sent a frame
+
+    def rattling(self, now):
+        """Whether the dice (or sticks) thrown last still tumble at ``now``."""
+        return rattling(self.thrown, now)
+
+    def busy(self, now):
+        """Whether this tick (begun at ``now``) sent a frame, or the next
+        frame's mark is within BUSY_MS: what can wait (app.link's pages and
+        answers) waits, so that no pass of the loop holds both that and a
+        frame's work."""
+        return self.drew or FRAME_MS - now % FRAME_MS <= BUSY_MS
+
+
 class Controller:
     def __init__(self, game, ports, keeper=None, log=print, hint_ms=HINT_MS, settings=None):
         """``settings``: the players and options a new game takes (by default the game's)."""
@@ -63,13 +130,14 @@ class Controller:
         self.keeper = keeper
         self.log = log
         self.hint_ms = hint_ms
+        self.snapshot = Snapshot()  # what the board awaits: the one thing of the controller others read
+        self._dirty = True  # something the snapshot says changed since it was last published
         self.faults = 0
         self.now = 0
         self._woke = None  # the first tick: the sensors read nothing settled before it
         self._settled = ports.sensors is None
         self._last_draw = None
-        self.drew = False  # this tick sent a frame: what can wait (app.link) waits for the next
-        self.saved = False  # a step was saved since the loop last collected the garbage (app.device)
+        self._saved = False  # a step was saved since the loop last collected the garbage (app.device)
         self._shown = bytearray(len(ports.pixels.frame))
         self._view = None
         self._later = False  # draw on the next pass, not this one
@@ -79,17 +147,19 @@ class Controller:
         self.version = 0  # counts the refreshes: what paint keeps of the game is good for one
         extras = game.board.extras
         rollers = tuple(extras[k] for k in ("die1", "die2") if k in extras)
-        self.faces = Faces(ports.pixels, rollers)
-        self.tumble = Tumble(self.faces, C.WHITE)
-        self.sticks = extras.get("sticks", ())
+        self._rollers = rollers
+        self.thrown = None  # when the dice (or sticks) were last thrown: they tumble a while from then (app.die)
+        self.thrower = 0  # by whom
         self.picker = ButtonPicker(ports.buttons[0])
         board = game.board
         self._sensor_space = bytearray([EMPTY] * max(1, board.sensors))
         for s in range(len(board.ids)):
             self._sensor_space[board.sensor_of[s]] = s
         self.start(game)
-        self.canvas = Canvas(self)  # what app.paint keeps between frames: made now, not in the first frame
-        self.canvas.update(self)
+        self._publish()
+        # what app.paint keeps between frames (of this board): made now, not in the first frame
+        self._canvas = Canvas(game, ports.pixels, rollers)
+        self._canvas.update(self.snapshot)
 
     # -- the game ----------------------------------------------------------------
 
@@ -102,8 +172,8 @@ class Controller:
                 self.here[s] = self.ports.sensors.occupied(game.board.sensor_of[s])
         self.roll = ()  # the dice (or sticks mask) shown
         self.duel = None  # the pop-off in progress
-        self.duel_faces = [0, 0]
-        self.flashes = []  # (until, led, colour): short animations
+        self.duel_faces = (0, 0)
+        self.flashes = ()  # (until, led, colour): short animations
         self.prompt = -1  # when "new game?" was offered, -1 for none
         self.choice = ()  # decisions that look the same on the board, offered by the picker
         self.picked = None
@@ -112,8 +182,8 @@ class Controller:
         self.landed = []  # spaces a piece was put on while other sensors still settled: judged once all have
         self.offered = None  # the decisions the picker offers in button mode
         self.holding = False  # button 1 is down on the pick: a long press takes it
-        self.foul = -1  # the foul kind a panel button named, until a counter's button completes it
-        self.foul_at = 0  # when it was named
+        self.named = -1  # part of a step a panel button named, until a second button completes it
+        self.named_at = 0  # when it was named
         self.refused = None  # (until, button): a panel button that named nothing legal, blinking red
         self._next = None  # a chance step thrown, played once the frame that shows it is sent
         self._refresh()
@@ -131,6 +201,7 @@ class Controller:
         """Recompute what the board should look like after the game changed."""
         game = self.game
         self._view = None
+        self._dirty = True
         self.version += 1
         self.expected = game.occupancy()
         self.owners = game.owners()
@@ -144,7 +215,7 @@ class Controller:
         if game.phase == POPOFF:
             # roller 1 is the attacker's (whose turn it is), roller 2 the defender's
             self.duel = PopOff(self.ports.chance, (game.turn, self._defender()))
-            self.duel_faces = [0, 0]
+            self.duel_faces = (0, 0)
         self._offer()
 
     def _defender(self):
@@ -190,10 +261,6 @@ class Controller:
         self._event_now()
         return events
 
-    def steps(self):
-        """Steps of the game played, saved or not yet (a throw is saved once the dice settle)."""
-        return (self.keeper.steps if self.keeper else 0) + len(self._unsaved)
-
     def _save(self):
         """Save the steps played since the last save, in order."""
         lines = self._unsaved
@@ -202,7 +269,8 @@ class Controller:
             for k in range(len(lines)):
                 # (a full or failing flash: the game goes on in RAM)
                 self.keeper.played(lines[k], self.game, k == len(lines) - 1)
-        self.saved = True
+        self._saved = True
+        self._dirty = True  # the flash may have refused it
 
     # -- the loop ----------------------------------------------------------------
 
@@ -215,16 +283,17 @@ class Controller:
         saved (a flash write holds the CPU for tens of ms); both follow in
         the same tick. At rest a tick allocates nothing."""
         self.now = now
-        self.drew = False
+        self.snapshot.drew = False
         if self._woke is None:
             self._woke = now
         if self.prompt >= 0 and diff(now, self.prompt) > PROMPT_MS:
             self.prompt = -1  # the offer of a new game lapses
+            self._dirty = True
         for part in self._polls:
             try:
                 part(now)
             except Exception as err:  # one failing part must not stop the others
-                self._fault(part, err)
+                self.fault(part, err)
             if self._next is not None:
                 break  # a throw: its frame goes out first, the other parts are read on the next pass
         if self._later:
@@ -235,11 +304,13 @@ class Controller:
             try:
                 self._apply()
             except Exception as err:
-                self._fault("play", err)
+                self.fault("play", err)
         # a throw is saved once the dice settle, so no frame of theirs waits on the
         # flash; a step played on before then is saved at once, with the throw
-        if self._unsaved and not (self._throw_waits and self.tumble.rattling(now)):
+        if self._unsaved and not (self._throw_waits and rattling(self.thrown, now)):
             self._save()
+        if self._dirty:
+            self._publish()
 
     def _frame_due(self, now):
         """Whether a frame is due: the picture changed, or an animation's next
@@ -249,18 +320,20 @@ class Controller:
             return True
         return diff(now, last) >= FRAME_MS - last % FRAME_MS and not self._settling()
 
-    def busy(self, now):
-        """Whether this tick (begun at ``now``) sent a frame, or the next
-        frame's mark is within BUSY_MS: what can wait (app.link's pages and
-        answers) waits, so that no pass of the loop holds both that and a
-        frame's work."""
-        return self.drew or FRAME_MS - now % FRAME_MS <= BUSY_MS
+    def collect_due(self, now):
+        """Whether the garbage a saved step left is to be collected now
+        (``app.device``): once after a save, on a pass that sends no frame
+        and is not near the next one. A yes counts as collected."""
+        if not self._saved or self.snapshot.busy(now):
+            return False
+        self._saved = False
+        return True
 
     def _draw(self, now):
         try:
             self.draw(now)
         except Exception as err:
-            self._fault("draw", err)
+            self.fault("draw", err)
 
     def animate(self, now, erase=False):
         """Between two flash writes of a save (``hal.flash``): the
@@ -276,6 +349,7 @@ class Controller:
                 self.draw(now)
         except Exception:
             self.faults += 1
+            self._dirty = True
 
     def _settling(self):
         """Whether a die button's release may be under way. An animation's
@@ -287,19 +361,24 @@ class Controller:
                 return True
         return False
 
-    def _fault(self, where, err):
+    def fault(self, where, err):
+        """A fault in one of the board's tasks (``where``: its name or
+        function): counted and logged; the others go on."""
         self.faults += 1
+        self._dirty = True
         if self.faults <= 20:  # a fault that repeats every tick must not flood the log
             self.log("fault in %s: %r" % (getattr(where, "__name__", where), err))
 
     def _event_now(self):
         self._last_draw = None  # an input changed the picture: draw on this tick
+        self._dirty = True
 
     def _changed(self):
         """An input changed what the board shows of the game: draw it on this
-        tick, and work out again what the sensors say (``view``)."""
+        tick, and work out again what the sensors say (``_board_view``)."""
         self._last_draw = None
         self._view = None
+        self._dirty = True
 
     # -- buttons -----------------------------------------------------------------
 
@@ -344,10 +423,10 @@ class Controller:
                 self._roll(now)
         elif event == LONG and i == 0 and game.phase == WHEEL:
             for d in game.legal():
-                if game.is_pass(d) and not self.disagrees():  # where the wheel turn may be declined
+                if game.is_pass(d) and self._agrees_now():  # where the wheel turn may be declined
                     self.play(d)
         elif event == LONG and i == 0:
-            self._ask_hint()
+            self.ask_hint()
 
     def _roll(self, now):
         """Throw the dice (or sticks): they tumble in this tick's frame, and the
@@ -358,16 +437,16 @@ class Controller:
         chance = self.ports.chance
         outcome = chance.dice(len(first)) if isinstance(first, tuple) else chance.sticks()
         self.roll = outcome
-        colour = C.player(game, game.turn)
-        self.tumble.colour = colour
-        self.tumble.start(now, outcome if isinstance(outcome, tuple) else ())
+        self.thrown = now
+        self.thrower = game.turn
         self._next = outcome
 
     def _pop(self, roller, now):
         duel = self.duel
         if duel is None or roller >= 2 or self._next is not None:
             return
-        self.duel_faces[roller] = duel.press(roller)
+        value = duel.press(roller)
+        self.duel_faces = (value, self.duel_faces[1]) if roller == 0 else (self.duel_faces[0], value)
         if duel.winner >= 0:
             self._next = duel.winner  # the winning 6 shows first
 
@@ -399,10 +478,13 @@ class Controller:
             self.choice = ()
         self.play(candidate)
 
-    def _ask_hint(self):
+    def ask_hint(self):
+        """Light a suggested move, as a long press of button 1 asks for one
+        while a piece decision is awaited (the search loads at the first)."""
         game = self.game
         if not self.moves:
             return
+        self._dirty = True
         from hal.ticks import now
         asked = now()  # the hint's time counts from here, loading the search included
         from rules.players import SearchPlayer  # only when asked: it is the largest module
@@ -413,16 +495,16 @@ class Controller:
             if d == decision:
                 self.hint = (f, t)
 
-    # -- the board's own buttons (Tiddlee Snuka) --------------------------------------
+    # -- the board's own buttons (``Game.button``) --------------------------------------
 
     def _poll_panel(self, now):
         panel = self.ports.panel
         if panel is None:
             return
         i = panel.poll(now)
-        foul = self.foul
-        if foul >= 0 and (i is not None or diff(now, self.foul_at) > PROMPT_MS):
-            self.foul = -1  # used by this press, or lapsed
+        named = self.named
+        if named >= 0 and (i is not None or diff(now, self.named_at) > PROMPT_MS):
+            self.named = -1  # used by this press, or lapsed
             self._changed()
         if i is None:
             return
@@ -432,13 +514,12 @@ class Controller:
             return
         board = self.game.board
         b = board.button_names.index(board.buttons[i][0])
-        # pressed while another is held: down in the same flick as that one
-        step = None if self.game.phase == OVER else self.game.button(b, foul, panel.held(i))
+        step = None if self.game.phase == OVER else self.game.button(b, named, panel.held(i))
         if step is None:
             self.refused = (add(now, FLASH_SHOW_MS), b)
         elif isinstance(step, int):
-            self.foul = step
-            self.foul_at = now
+            self.named = step
+            self.named_at = now
         else:
             self.play(step)
 
@@ -467,7 +548,7 @@ class Controller:
         self.here[s] = 1 if sensors.occupied(n) else 0
         if self.here[s]:
             self.awaited[s] = 0
-        if self.settling():
+        if self._settling_pieces():
             return  # the pieces standing at power-up are still being read: nothing was moved
         if self.choice:
             self.choice = ()  # a piece lifted or put down again: the player is not done moving
@@ -564,6 +645,7 @@ class Controller:
         if len(found) == 1 and (lifted or extra):
             self.play(found[0])
         elif found:
+            self._dirty = True
             self.choice = tuple(found)
             self._held = self.ports.buttons[0].down
             self.picked = self.picker.offer(self.choice)
@@ -627,47 +709,100 @@ class Controller:
     # -- what to light -------------------------------------------------------------
 
     def _show_events(self, events):
-        until = add(self.now, FLASH_SHOW_MS)
+        now = self.now
+        until = add(now, FLASH_SHOW_MS)
         game = self.game
         board = game.board
+        added = []
         for event in events:
             # an event on a space names its player at index 1, the space at index 3
             if event[0] in game.space_events and len(event) > 3 and isinstance(event[3], int) \
                     and 0 <= event[3] < len(board.ids):
-                self.flashes.append((until, board.leds[event[3]], C.player(game, event[1])))
+                added.append((until, board.leds[event[3]], C.player(game, event[1])))
             elif event[0] in game.dice_events:
-                for leds in self.faces.leds:
+                for leds in self._rollers:
                     for led in leds:
-                        self.flashes.append((until, led, C.WHITE))
+                        added.append((until, led, C.WHITE))
             elif event[0] == "won":
                 self.log("player %d wins" % (event[1] + 1))
+        if added:
+            # a new tuple, the animations over left out: what paint holds of the last one stays as it was
+            self.flashes = tuple(f for f in self.flashes if diff(f[0], now) > 0) + tuple(added)
 
     def draw(self, now):
         """Paint the frame; send it only if it differs from the last one sent."""
         self._last_draw = now
-        paint(self, now)
+        if self._dirty:
+            self._publish()
+        paint(self._canvas, self.snapshot, now)
         pixels = self.ports.pixels
         if pixels.frame != self._shown:
             self._shown[:] = pixels.frame
             pixels.show()
-            self.drew = True
+            self.snapshot.drew = True
 
-    def view(self):
-        """``mismatch()`` and ``in_hand()`` as one tuple: (wrong spaces, missing
+    def _publish(self):
+        """Set the snapshot's fields to what the controller has now: after a
+        tick that changed something, and before the frame that shows it.
+        What the board shows of the sensors (``_board_view``) is worked out
+        for a frame: a pass that left its frame to the next (``_later``, a
+        throw played once its frame was sent) leaves it to that pass too."""
+        snap = self.snapshot
+        game = self.game
+        snap.game = game
+        snap.version = self.version
+        snap.phase = game.phase
+        snap.turn = game.turn
+        snap.actor = game.actor
+        snap.moves = self.moves
+        snap.expected = self.expected
+        snap.owners = self.owners
+        snap.unseen = self.unseen
+        snap.offered = self.offered
+        snap.choice = self.choice
+        snap.picked = self.picked
+        snap.holding = self.holding
+        snap.hint = self.hint
+        snap.prompt = self.prompt >= 0
+        snap.roll = self.roll
+        snap.thrown = self.thrown
+        snap.thrower = self.thrower
+        snap.duel = self.duel.players if self.duel is not None else None
+        snap.duel_faces = self.duel_faces
+        snap.flashes = self.flashes
+        snap.named = self.named
+        snap.named_at = self.named_at
+        snap.refused = self.refused
+        snap.settling = not self._settled
+        snap.steps = (self.keeper.steps if self.keeper else 0) + len(self._unsaved)
+        snap.failing = self.keeper.failing if self.keeper else ""
+        snap.faults = self.faults
+        if self._last_draw is None:
+            return
+        self._dirty = False
+        extra, missing, wheels, hand = self._board_view()
+        snap.extra = extra
+        snap.missing = missing
+        snap.wrong_wheels = wheels
+        snap.disagrees = bool(extra or missing or wheels)
+        snap.hand = hand
+
+    def _board_view(self):
+        """``_mismatch()`` and ``_in_hand()`` as one tuple: (wrong spaces, missing
         spaces, wrong wheels, the space in the hand), kept from one input or
-        step to the next, for the frames painted in between."""
+        step to the next."""
         if self._view is None:
-            extra, missing, wheels = self.mismatch()
-            self._view = (extra, missing, wheels, self.in_hand())
+            extra, missing, wheels = self._mismatch()
+            self._view = (extra, missing, wheels, self._in_hand())
         return self._view
 
-    def settling(self):
+    def _settling_pieces(self):
         """Whether the pieces standing at power-up are still being read."""
         return not self._settled
 
-    def mismatch(self):
+    def _mismatch(self):
         """What disagrees with the rules now: (wrong spaces, missing spaces, wrong wheels)."""
-        if self.settling():
+        if self._settling_pieces():
             return (), (), ()
         if self.expected is None or self.ports.sensors is None:
             return (), (), self._wrong_wheels()
@@ -698,14 +833,15 @@ class Controller:
                 return True
         return False
 
-    def disagrees(self):
-        """Whether the board differs from the rules anywhere: no roll until it is put right."""
-        extra, missing, wheels = self.mismatch()
-        return bool(extra or missing or wheels)
-
     def _agrees(self):
-        """``not disagrees()``, from ``view``."""
-        extra, missing, wheels, _ = self.view()
+        """Whether the board matches the rules everywhere: no roll until it
+        does (as the frames show it, ``_board_view``)."""
+        extra, missing, wheels, _ = self._board_view()
+        return not (extra or missing or wheels)
+
+    def _agrees_now(self):
+        """``_agrees()``, worked out afresh."""
+        extra, missing, wheels = self._mismatch()
         return not (extra or missing or wheels)
 
     def _wrong_wheels(self):
@@ -716,9 +852,9 @@ class Controller:
                 return ()
         return tuple(w for w, _ in turned)
 
-    def in_hand(self):
+    def _in_hand(self):
         """The space of the movable piece now lifted, or -1."""
-        if not self.moves or self.ports.sensors is None or self.settling():
+        if not self.moves or self.ports.sensors is None or self._settling_pieces():
             return -1
         movable = self._movable()
         for f in self._lifted():

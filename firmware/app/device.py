@@ -118,10 +118,9 @@ def play(ctl, make_link=None):
                 link.tick(now)
             elif make_link:
                 link = make_link()  # after the first frame: the board lights before the link loads
-            if ctl.saved and not ctl.busy(now):
+            if ctl.collect_due(now):
                 # the garbage a step left is collected now, between two frames (17 ms on a Pico), so that
                 # no collection falls in the middle of the next press's answer or a save's
-                ctl.saved = False
                 gc.collect()
             watchdog.feed()
             time.sleep_ms(LOOP_MS)

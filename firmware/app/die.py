@@ -20,6 +20,11 @@ TUMBLE_MS = 600  # long enough to read as a throw, short enough not to annoy
 TUMBLE_STEP_MS = 40
 
 
+def rattling(started, now):
+    """Whether dice thrown at ``started`` (None: never) still tumble at ``now``."""
+    return started is not None and diff(now, started) < TUMBLE_MS
+
+
 class Faces:
     """Draws die faces into a ``Pixels`` frame; ``leds`` is one 7-pixel tuple per roller."""
 
@@ -71,7 +76,7 @@ class Tumble:
 
     def rattling(self, now):
         """Whether the faces still rattle at ``now``."""
-        return self.started is not None and diff(now, self.started) < TUMBLE_MS
+        return rattling(self.started, now)
 
     def draw(self, now):
         elapsed = diff(now, self.started)

@@ -2,7 +2,9 @@
 (hardware/usb-protocol.md, version PROTOCOL).
 
 ``Link(ctl, serial)``: ``tick(now)`` runs after each of the controller's
-ticks. It takes what the host sent only while bytes wait (never blocking),
+ticks. Of the controller it takes its snapshot (``Controller.snapshot``),
+the pixels, the keeper (the record on the flash) and ``fault``, the way a
+fault of the link is reported, and reads nothing else. It takes what the host sent only while bytes wait (never blocking),
 at most READ_BYTES a tick, and answers only lines that begin with MARK:
 everything else is dropped at its end of line, so the REPL, Ctrl-C (the USB
 driver turns it into KeyboardInterrupt before stdin sees it), mpremote and
@@ -19,7 +21,7 @@ frames.
 What a tick costs stays small. Most ticks return at once: the port and a
 subscriber's record are looked at every POLL_MS (while no line is half
 read), and a tick on which the controller sends a frame or will soon
-(``Controller.busy``: a frame is its longest work) leaves everything to a
+(``Snapshot.busy``: a frame is its longest work) leaves everything to a
 later one. A tick answers one request, or opens the record's file, or
 sends a page of it (the header alone: checking it as JSON takes a few ms),
 or a piece of a frame, and all it writes goes out in one write that fits
@@ -206,7 +208,10 @@ class UsbSerial:
 
 class Link:
     def __init__(self, ctl, serial):
-        self.ctl = ctl
+        self.snap = ctl.snapshot
+        self.pixels = ctl.ports.pixels
+        self.keeper = ctl.keeper
+        self._fault = ctl.fault
         self.serial = serial
         self._line = bytearray(MAX_LINE)
         self._len = 0
@@ -216,7 +221,7 @@ class Link:
         self.subscribed = False
         self._next = 0  # the record line a subscriber gets next
         self._pushed = 0  # when the last frame was pushed
-        self._sent = bytearray(len(ctl.ports.pixels.wire))  # the frame pushed last
+        self._sent = bytearray(len(self.pixels.wire))  # the frame pushed last
         self._at = -1  # the next byte of the frame on its way, -1 for none
         self._turn = 0  # whose turn was last: 0 a frame, 1 a request, 2 the record's news
         self._hex = bytearray(2 * FRAME_CHUNK)  # a frame's hex digits, a chunk at a time
@@ -226,7 +231,7 @@ class Link:
         self._lines = array("i", (0, 0, 0, 0, 0, 0, PAGE_BYTES))  # record_lines' state
         self._frame_t = 0  # when it was taken
         self._polled = 0
-        self._game = ctl.game
+        self._game = self.snap.game
         # where the last read of the record stopped: the number of the line, its byte (a tuple would allocate)
         self._mark_n = self._mark_at = 0
         self._file = None  # the record, kept open from one page to the next while a subscriber catches up
@@ -246,13 +251,13 @@ class Link:
             self._skip = False
             self._bad = None
             self._file = None
-            self.ctl._fault("link", err)
+            self._fault("link", err)
 
     def _tick(self, now):
         if self._at >= 0:
             self._more()  # the rest of a frame first: no line goes out in the middle of it
             return
-        if self.ctl.busy(now):
+        if self.snap.busy(now):
             # the controller's frame is on this tick or the next: a request or a page beside it would hold the
             # loop too long, but a frame of the link's own may start (a piece costs a fraction of a ms)
             self._push(now)
@@ -275,7 +280,7 @@ class Link:
     def _push(self, now):
         """Start sending a subscriber the picture, when it changed and
         FRAME_GAP_MS passed since the last; whether it did."""
-        if self.subscribed and diff(now, self._pushed) >= FRAME_GAP_MS and self.ctl.ports.pixels.wire != self._sent:
+        if self.subscribed and diff(now, self._pushed) >= FRAME_GAP_MS and self.pixels.wire != self._sent:
             self._pushed = now
             self._frame(now)
             return True
@@ -288,7 +293,7 @@ class Link:
             self.subscribed = False
             self._close()
             return False
-        if self.ctl.game is not self._game:
+        if self.snap.game is not self._game:
             self._next = 0  # a new game: its record begins again
         if self._next > self._steps():
             return False
@@ -404,12 +409,12 @@ class Link:
         self._send({"error": message})
 
     def _steps(self):
-        keeper = self.ctl.keeper
+        keeper = self.keeper
         return keeper.steps if keeper else 0
 
     def _hello(self):
-        game = self.ctl.game
-        pixels = self.ctl.ports.pixels
+        game = self.snap.game
+        pixels = self.pixels
         answer = header(game)
         answer.update(hello=PROTOCOL, firmware=FIRMWARE, pixels=pixels.count, offsets=list(pixels.offsets),
                       budget=pixels.budget_ma, steps=self._steps(), sub=self.subscribed)
@@ -417,7 +422,7 @@ class Link:
 
     def _frame(self, now):
         """Start sending the frame last sent to the pixels, taken now."""
-        self._sent[:] = self.ctl.ports.pixels.wire
+        self._sent[:] = self.pixels.wire
         self._frame_t = now
         self._at = 0
         self._put(b'~{"frame": "')
@@ -451,14 +456,14 @@ class Link:
         self._put(b"}\n")
 
     def _state(self):
-        game = self.ctl.game
+        game = self.snap.game
         self._send({"state": game.save(), "phase": PHASE_NAMES[game.phase], "turn": game.turn,
                     "actor": game.actor, "steps": self._steps()})
 
     def _reopen(self):
         """Open the record for a subscriber's pages, when it is not open or
         a step was appended since it was; whether it was opened."""
-        keeper = self.ctl.keeper
+        keeper = self.keeper
         steps = self._steps()
         if keeper is None or self._file and self._opened == steps:
             return False
@@ -480,13 +485,13 @@ class Link:
         it stopped; return the number of the next line to send. With ``hold``
         the file stays open for the next page (opening it takes about 2 ms
         of the Pico's), while no step is played."""
-        keeper = self.ctl.keeper
+        keeper = self.keeper
         if keeper is None:
             self._error("this board keeps no record")
             return first
         steps = self._steps()
-        if self.ctl.game is not self._game:  # a new game's record: the place kept was in the old one
-            self._game = self.ctl.game
+        if self.snap.game is not self._game:  # a new game's record: the place kept was in the old one
+            self._game = self.snap.game
             self._mark_n = self._mark_at = 0
             self._close()
         elif self._opened != steps:

@@ -1,14 +1,16 @@
 """The LED frame of a controller at a moment: the colour language of
-``app.colours`` applied to the game, what the sensors say, and the
-animations in flight. Layers are painted bottom to top, so what asks for
+``app.colours`` applied to what the controller's snapshot says
+(``app.controller.Snapshot``: the game, what the sensors say, the
+animations in flight). Layers are painted bottom to top, so what asks for
 the players' attention is painted last and wins.
 
-``paint`` runs for every frame, so what does not change from one frame to
-the next is worked out once and kept in a ``Canvas``: where each space's
-pixel sits in the frame (once per board), the board with its pieces at rest
-(once per step of the game: the frame starts as a copy of it), and which
-spaces the movable pieces and their targets are on. What the sensors say
-(``Controller.view``) is worked out once per input. A frame then writes only
+``paint(canvas, snap, now)`` runs for every frame, so what does not change
+from one frame to the next is worked out once and kept in a ``Canvas``, the
+state paint keeps of its own: where each space's pixel sits in the frame
+(once per board), the board with its pieces at rest (once per step of the
+game: the frame starts as a copy of it), which spaces the movable pieces and
+their targets are on, the dice's faces and tumble. What the sensors say is
+worked out by the controller once per input. A frame then writes only
 the pixels that move, a few bytes at a time, and allocates nothing. Where
 many pixels take one colour (every space when the game is over or a new
 game is offered) one loop, ``spread``, writes them: on the Pico compiled to
@@ -23,7 +25,7 @@ the pieces' (``paint``, at each frame, allocating nothing), with ``put``,
 from array import array
 
 from app import colours as C
-from app.die import TUMBLE_STEP_MS
+from app.die import TUMBLE_STEP_MS, Faces, Tumble
 from hal.ticks import diff
 from rules.core import EMPTY, LION, OVER, POPOFF, ROLL
 
@@ -59,19 +61,24 @@ def put(f, i, colour, level=256):
 
 
 class Canvas:
-    """What ``paint`` keeps between the frames of one controller."""
+    """What ``paint`` keeps between the frames of one controller: for the
+    board of ``game``, on ``pixels``, with a die face on each of ``rollers``
+    (7 pixels each)."""
 
-    def __init__(self, ctl):
-        board = ctl.game.board
+    def __init__(self, game, pixels, rollers):
+        board = game.board
         self.board = board
-        self.frame = ctl.ports.pixels.frame
+        self.frame = pixels.frame
+        self.faces = Faces(pixels, rollers)
+        self.tumble = Tumble(self.faces, C.WHITE)
+        self.sticks = board.extras.get("sticks", ())
         self.at = array("H", (3 * led for led in board.leds))  # a space's pixel: its first byte in the frame
         self.wheel_cells = wheel_cells = getattr(board, "wheel_cells", ())
         self.wheel_at = tuple(tuple(self.at[s] for s in wheel_cells[9 * w:9 * w + 9])
                               for w in range(len(wheel_cells) // 9))
         self.base = base = bytearray(len(self.frame))  # the board with nothing on it
         kinds = board.kinds
-        special = ctl.game.special_kinds
+        special = game.special_kinds
         for s in range(len(self.at)):
             colour = C.SPECIAL if kinds[s] in special else C.SPACE
             i = self.at[s]
@@ -87,19 +94,20 @@ class Canvas:
         self._seen = bytearray(len(self.at))
         self.hand = -2  # the space the targets below are of (-1: of the stacks)
         self.targets = array("H")
-        self.look = _look(ctl.game)
+        self.look = _look(game)
         self.picked = None
         self.candidate = ()  # (from byte, to byte) of the moves of the decision picked
         self._flashed = None  # the decision picked when its flash began
         self._flash_at = 0
+        self.spent = ()  # the snapshot's flashes once all of them were over
 
-    def update(self, ctl):
+    def update(self, snap):
         """Make the layers again if the game has changed since the last frame."""
-        game = ctl.game
-        if game is self.game and ctl.version == self.version:
+        game = snap.game
+        if game is self.game and snap.version == self.version:
             return
-        owners = ctl.owners
-        moves = ctl.moves
+        owners = snap.owners
+        moves = snap.moves
         at = self.at
         wheels = bytes(game.wheels)
         if game is not self.game or owners is None or owners != self._owned or wheels != self._wheels:
@@ -120,9 +128,9 @@ class Canvas:
                         put(still, at[s], C.player(game, owner), C.DIM)
                 self._owned = bytes(owners)
         self.game = game
-        self.version = ctl.version
+        self.version = snap.version
         if self.look is not None:
-            self.look.update(ctl, self)
+            self.look.update(snap, self)
         self.hand = -2
         self.picked = None
         mine = C.player(game, game.turn)
@@ -140,12 +148,12 @@ class Canvas:
     # functions of their own: a comprehension here would turn the names it
     # uses into cells, allocated at every call.)
 
-    def targets_of(self, ctl, hand):
+    def targets_of(self, snap, hand):
         """The bytes of the destinations of the piece in the hand, or with none
         in the hand (-1) those of pieces on a stack (one taken off is not sensed)."""
         if hand != self.hand:
             self.hand = hand
-            self.targets = _targets(self.at, ctl.moves, ctl.expected, hand)
+            self.targets = _targets(self.at, snap.moves, snap.expected, hand)
         return self.targets
 
     def flash(self, picked, now):
@@ -158,12 +166,21 @@ class Canvas:
             self._flash_at = now
         return C.blink(diff(now, self._flash_at), C.FLASH_MS * 2)
 
-    def pick(self, ctl, picked):
+    def pick(self, snap, picked):
         """The moves of the decision the picker shows: (from byte, to byte)."""
         if picked is not self.picked:
             self.picked = picked
-            self.candidate = _moves_of(self.at, ctl.moves, picked[1])
+            self.candidate = _moves_of(self.at, snap.moves, picked[1])
         return self.candidate
+
+    def throw(self, snap):
+        """The tumble of the throw the snapshot shows, begun at its first frame."""
+        tumble = self.tumble
+        if tumble.started != snap.thrown:
+            roll = snap.roll
+            tumble.start(snap.thrown, roll if isinstance(roll, tuple) else ())
+            tumble.colour = C.player(snap.game, snap.thrower)
+        return tumble
 
 
 def _look(game):
@@ -182,115 +199,117 @@ def _moves_of(at, moves, decision):
     return tuple((at[f], at[t]) for d, f, t in moves if d == decision)
 
 
-def paint(ctl, now):
-    game = ctl.game
-    canvas = ctl.canvas
-    if canvas is None or canvas.board is not game.board or canvas.frame is not ctl.ports.pixels.frame:
-        canvas = ctl.canvas = Canvas(ctl)
-    canvas.update(ctl)
+def paint(canvas, snap, now):
+    """Paint the frame of ``snap`` (the controller's snapshot) at ``now`` into ``canvas.frame``."""
+    game = snap.game
+    canvas.update(snap)
     f = canvas.frame
     f[:] = canvas.still
     if canvas.look is not None:
-        canvas.look.paint(ctl, canvas, f, now)
+        canvas.look.paint(snap, canvas, f, now)
     else:
-        _pieces(ctl, canvas, f, now)
-    _dice(ctl, canvas, f, now)
-    _die_on_offer(ctl)
-    _alerts(ctl, canvas, f, now)
+        _pieces(snap, canvas, f, now)
+    _dice(snap, canvas, f, now)
+    _die_on_offer(snap, canvas)
+    _alerts(snap, canvas, f, now)
     if game.phase == OVER:
-        _over(ctl, canvas, f, now)
-    if ctl.prompt >= 0:
+        _over(snap, canvas, f, now)
+    if snap.prompt:
         # "new game?": every space blinks amber until confirmed or cancelled
         if C.blink(now, C.BLINK_MS):
             spread(f, canvas.at, b"", rgb(C.AMBER, 90))
-    if ctl.keeper and ctl.keeper.failing and C.blink(now, C.SLOW_MS):
+    if snap.failing and C.blink(now, C.SLOW_MS):
         put(f, 0, C.UNSAVED)  # the flash refuses writes: the game is only in RAM (on top of everything)
 
 
-def _pieces(ctl, canvas, f, now):
-    game = ctl.game
+def _pieces(snap, canvas, f, now):
+    game = snap.game
     at = canvas.at
     mine = C.player(game, game.turn)
     level = C.breathe(now)
-    hand = ctl.view()[3]
-    if ctl.offered is not None:
-        _candidate(ctl, canvas, f, now, ctl.picked)
+    hand = snap.hand
+    if snap.offered is not None:
+        _candidate(snap, canvas, f, now, snap.picked)
         return
     for i, colour in canvas.movable:
         f[i] = colour[0] * level >> 8
         f[i + 1] = colour[1] * level >> 8
         f[i + 2] = colour[2] * level >> 8
     # targets of the piece in the hand, or of a stack (a piece taken from it is not sensed)
-    spread(f, canvas.targets_of(ctl, hand), b"", rgb(C.WHITE))
+    spread(f, canvas.targets_of(snap, hand), b"", rgb(C.WHITE))
     if hand >= 0:
         put(f, at[hand], mine)
-    if ctl.hint and C.blink(now, C.SLOW_MS):
-        for s in ctl.hint:
+    if snap.hint and C.blink(now, C.SLOW_MS):
+        for s in snap.hint:
             put(f, at[s], C.WHITE)
-    if ctl.choice or ctl.unseen:
-        _candidate(ctl, canvas, f, now, ctl.picked)
+    if snap.choice or snap.unseen:
+        _candidate(snap, canvas, f, now, snap.picked)
 
 
-def _candidate(ctl, canvas, f, now, picked):
+def _candidate(snap, canvas, f, now, picked):
     """The decision the picker shows now: where it leads, flashing."""
     if picked is None:
         return
     decision = picked[1]
-    flash = ctl.holding or canvas.flash(picked, now)
-    lit = C.HELD if ctl.holding else C.WHITE
-    moves = canvas.pick(ctl, picked)
+    flash = snap.holding or canvas.flash(picked, now)
+    lit = C.HELD if snap.holding else C.WHITE
+    moves = canvas.pick(snap, picked)
     if moves:
-        colour = C.player(ctl.game, ctl.game.turn)
+        colour = C.player(snap.game, snap.game.turn)
         level = C.breathe(now)
         for i, j in moves:
             put(f, i, colour, level)
             if flash:
                 put(f, j, lit)
-    w = ctl.game.wheel_of(decision)
+    w = snap.game.wheel_of(decision)
     if w >= 0 and flash:
         for i in canvas.wheel_at[w]:
             put(f, i, lit)
 
 
-def _die_on_offer(ctl):
+def _die_on_offer(snap, canvas):
     """Where a choice is between dice, roller 1 shows the die of the move on offer."""
-    picked = ctl.picked
-    if not ctl.choice or picked is None or not ctl.faces.leds:
+    picked = snap.picked
+    faces = canvas.faces
+    if not snap.choice or picked is None or not faces.leds:
         return
-    die = ctl.game.die_of(picked[1])
+    die = snap.game.die_of(picked[1])
     if die:
-        ctl.faces.show(0, die, C.WHITE)
-        ctl.faces.clear(1)
+        faces.show(0, die, C.WHITE)
+        faces.clear(1)
 
 
-def _dice(ctl, canvas, f, now):
-    game = ctl.game
-    faces = ctl.faces
+def _dice(snap, canvas, f, now):
+    game = snap.game
+    faces = canvas.faces
     colour = C.player(game, game.turn)
-    if game.phase == POPOFF and ctl.duel is not None:
+    duel = snap.duel
+    if game.phase == POPOFF and duel is not None:
         for r in range(min(2, len(faces.leds))):
-            value = ctl.duel_faces[r]
-            who = C.player(game, ctl.duel.players[r])
+            value = snap.duel_faces[r]
+            who = C.player(game, duel[r])
             if value:
                 faces.show(r, value, who)
             elif C.blink(now, C.BLINK_MS):
                 faces.show(r, 6, who)  # pop me
         return
-    if ctl.sticks:
-        mask = ctl.roll if isinstance(ctl.roll, int) else -1
-        if mask >= 0 and ctl.tumble.rattling(now):
+    tumble = canvas.throw(snap)
+    roll = snap.roll
+    if canvas.sticks:
+        mask = roll if isinstance(roll, int) else -1
+        if mask >= 0 and tumble.rattling(now):
             mask = (mask + now // TUMBLE_STEP_MS) & 7  # the sticks rattle
         if game.phase == ROLL and game.phase != OVER and mask < 0:
             level = C.breathe(now) >> 1
-            for led in ctl.sticks:
+            for led in canvas.sticks:
                 put(f, 3 * led, colour, level)
         elif mask >= 0:
-            faces.show_sticks(ctl.sticks, mask, C.WHITE, C.STICK_ROUND)
+            faces.show_sticks(canvas.sticks, mask, C.WHITE, C.STICK_ROUND)
         return
     if not faces.leds:
         return
-    if ctl.roll and ctl.tumble.rattling(now):
-        ctl.tumble.draw(now)
+    if roll and tumble.rattling(now):
+        tumble.draw(now)
     elif game.phase == ROLL:
         level = C.breathe(now) >> 1  # your turn: press the die
         r, g, b = colour[0] * level >> 8, colour[1] * level >> 8, colour[2] * level >> 8
@@ -300,15 +319,17 @@ def _dice(ctl, canvas, f, now):
                 f[i] = r
                 f[i + 1] = g
                 f[i + 2] = b
-    elif ctl.roll:
-        for r in range(min(len(ctl.roll), len(faces.leds))):
-            faces.show(r, ctl.roll[r], ctl.tumble.colour)
+    elif roll:
+        for r in range(min(len(roll), len(faces.leds))):
+            faces.show(r, roll[r], tumble.colour)
 
 
-def _alerts(ctl, canvas, f, now):
+def _alerts(snap, canvas, f, now):
     """Where the board disagrees with the rules, and the events' flashes."""
     at = canvas.at
-    extra, missing, wheels, _ = ctl.view()
+    missing = snap.missing
+    extra = snap.extra
+    wheels = snap.wrong_wheels
     if missing and C.blink(now, C.BLINK_MS):
         for s in missing:
             put(f, at[s], C.AMBER)
@@ -318,28 +339,21 @@ def _alerts(ctl, canvas, f, now):
         for w in wheels:
             for i in canvas.wheel_at[w]:
                 put(f, i, C.RED)
-    flashes = ctl.flashes
-    if flashes:
+    flashes = snap.flashes
+    if flashes is not canvas.spent:
         on = C.blink(now, C.FLASH_MS)
-        over = False
+        live = False
         for flash in flashes:
             if diff(flash[0], now) > 0:
+                live = True
                 if on:
                     put(f, 3 * flash[1], flash[2])
-            else:
-                over = True
-        if over:
-            ctl.flashes = _live(flashes, now)
+        if not live:
+            canvas.spent = flashes  # all over: not looked at again until the controller adds more
 
 
-def _live(flashes, now):
-    """The animations not yet over. (A comprehension in ``_alerts`` itself
-    would make ``now`` a cell, allocated at every call.)"""
-    return [flash for flash in flashes if diff(flash[0], now) > 0]
-
-
-def _over(ctl, canvas, f, now):
-    game = ctl.game
+def _over(snap, canvas, f, now):
+    game = snap.game
     winners = getattr(game, "winners", ())  # a shared win, in turn a second each (no tuple made per frame)
     if winners:
         who = winners[(now // 1000) % len(winners)]
@@ -349,5 +363,4 @@ def _over(ctl, canvas, f, now):
         return
     colour = C.player(game, who)
     glow = rgb(colour, C.breathe(now) >> 1)
-    spread(f, canvas.at, ctl.owners or b"", glow)  # the spaces no piece stands on (without owners: every one)
-
+    spread(f, canvas.at, snap.owners or b"", glow)  # the spaces no piece stands on (without owners: every one)

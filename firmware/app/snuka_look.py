@@ -16,6 +16,8 @@ from app.paint import put, rgb, spread
 from hal.ticks import diff
 from rules.core import OVER
 
+# the counters: red, yellow, green, mauve, blue, pink, black (black shown as dim white)
+COUNTERS = ((230, 0, 0), (235, 170, 0), (20, 200, 40), (170, 60, 200), (20, 70, 255), (255, 90, 150), (120, 120, 120))
 
 class Look:
     """What a step changes, kept for the frames until the next one."""
@@ -25,8 +27,8 @@ class Look:
         self.spots_lit = ()  # by counter, the bytes of its spots with a counter on them
         self.bars_lit = ()  # by player, the bytes of their score bar as far as it is lit
 
-    def update(self, ctl, canvas):
-        game = ctl.game
+    def update(self, snap, canvas):
+        game = snap.game
         board = game.board
         at = canvas.at
         self.on = game.on_now() if game.phase != OVER else ()
@@ -47,14 +49,14 @@ class Look:
         self.spots_lit = tuple(spots)
         self.bars_lit = tuple(bars)
 
-    def paint(self, ctl, canvas, f, now):
-        game = ctl.game
+    def paint(self, snap, canvas, f, now):
+        game = snap.game
         board = game.board
         at = canvas.at
         on = self.on
         level = C.breathe(now)
         for c in range(7):
-            spread(f, self.spots_lit[c], b"", rgb(C.COUNTERS[c], level if c in on else C.DIM))
+            spread(f, self.spots_lit[c], b"", rgb(COUNTERS[c], level if c in on else C.DIM))
             spots = board.spots[c]
             if spots and c in game.pending and C.blink(now, C.BLINK_MS):
                 put(f, at[spots[0]], C.AMBER)  # put this counter back on its spot
@@ -67,23 +69,23 @@ class Look:
                 put(f, 3 * bar[0], colour, level >> 2)
             if game.scores[p] < 0 and C.blink(now, C.BLINK_FAST_MS):
                 put(f, 3 * bar[0], C.RED)
-        refused = ctl.refused
+        refused = snap.refused
         if refused is not None and diff(refused[0], now) > 0 and C.blink(now, C.BLINK_FAST_MS):
             # a panel button that names nothing legal now: what it names blinks red
             b = refused[1]
             for s in board.spots[b] if b < len(board.spots) else board.pockets:
                 put(f, at[s], C.RED)
-        if ctl.foul >= 0:  # a foul kind named: which counter? every one in play flashes, lit when named
-            if C.blink(diff(now, ctl.foul_at), C.FLASH_MS * 2):
+        if snap.named >= 0:  # a foul kind named: which counter? every one in play flashes, lit when named
+            if C.blink(diff(now, snap.named_at), C.FLASH_MS * 2):
                 for c in range(len(board.spots)):
                     if game.in_play(c):
                         put(f, at[board.spots[c][0]], C.WHITE)
             return
-        picked = ctl.picked
-        if picked is None or not (ctl.holding or canvas.flash(picked, now)):
+        picked = snap.picked
+        if picked is None or not (snap.holding or canvas.flash(picked, now)):
             return
         decision = picked[1]
-        lit = C.HELD if ctl.holding else C.WHITE
+        lit = C.HELD if snap.holding else C.WHITE
         if len(decision) > 1:
             spots = board.spots[decision[1]]
             for k in range(min(1, len(spots)) if decision[1] else len(spots)):

@@ -212,6 +212,14 @@ class Game:
         beam brings these to the front."""
         return False
 
+    def button(self, b, named=-1, held=False):
+        """What the game's own button ``b`` (an index of the board's
+        ``button_names``) picks now, ``held`` while another button is down:
+        a legal step; part of one (an int), which the next button's press
+        completes, given then as ``named`` (-1: none); None where it names
+        nothing legal. A game without buttons of its own is never asked."""
+        return None
+
     @classmethod
     def _fresh(cls, board, data):
         """The start of every ``load``: a new game with the save's players and

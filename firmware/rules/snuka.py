@@ -20,7 +20,7 @@ Steps (tuples) and their notation:
   respotted  ("respotted", c)    "@Y"       the counter is back on its spot (option)
 
 The board's buttons (``BUTTONS``, wired in the board file's ``buttons``) name
-steps directly: ``button(b, foul)`` says what button ``b`` picks now.
+steps directly: ``button(b, named)`` says what button ``b`` picks now.
 """
 
 from rules.board import Board
@@ -147,10 +147,10 @@ class Snuka(Game):
                 return c
         return -1
 
-    def button(self, b, foul=-1, flick=False):
+    def button(self, b, named=-1, held=False):
         """What the board's button ``b`` (an index of ``BUTTONS``) picks now,
-        after a foul kind's button named kind ``foul`` (-1: none), pressed
-        while another button is held (``flick``) or alone: a legal step; for
+        after a foul kind's button named kind ``named`` (-1: none), pressed
+        while another button is held (``held``) or alone: a legal step; for
         a foul kind's button the kind (an int), which the next counter's
         button completes; None when it names nothing legal now. A colour's
         button pressed with another held says its counter went down in the
@@ -159,8 +159,8 @@ class Snuka(Game):
         counter waits to be put back) down in the same flick."""
         legal = self.legal()
         if b < FOUL_BUTTON:
-            if foul >= 0 or flick:
-                step = _SHOTS[b][1 + foul] if foul >= 0 else _ALSO[b]
+            if named >= 0 or held:
+                step = _SHOTS[b][1 + named] if named >= 0 else _ALSO[b]
                 return step if step in legal else None
             for step in legal:
                 if step[0] in _BY_COUNTER and step[1] == b:

@@ -81,12 +81,13 @@ def _until(ctl, done, ms):
 
 def loop(ms):
     ctl = device._started()
-    _until(ctl, lambda: not ctl.settling() and not ctl.disagrees(), SETTLE_MS)
-    agreed = not ctl.disagrees()
+    snap = ctl.snapshot
+    _until(ctl, lambda: not snap.settling and not snap.disagrees, SETTLE_MS)
+    agreed = not snap.disagrees
     print("lift")
-    lifting = ctl.game.occupancy() is not None
+    lifting = snap.expected is not None
     if lifting:
-        _until(ctl, lambda: ctl.in_hand() >= 0, LIFTED_MS)
+        _until(ctl, lambda: snap.hand >= 0, LIFTED_MS)
     starts = []
     ticks = []
     begin = time.ticks_ms()
@@ -100,7 +101,7 @@ def loop(ms):
     gc.collect()
     collect_us = time.ticks_diff(time.ticks_us(), start)
     print(json.dumps({"period_us": max(periods), "tick_us": max(ticks), "passes": len(starts), "agreed": agreed,
-                      "lifting": lifting, "in_hand": ctl.in_hand() if lifting else -1, "moves": len(ctl.moves),
+                      "lifting": lifting, "in_hand": snap.hand if lifting else -1, "moves": len(snap.moves),
                       "collect_us": collect_us}))
 
 
@@ -114,17 +115,18 @@ def game(seed):
     for path in (keeper.save_path, keeper.save_path + NEW, keeper.save_path + OLD, keeper.record_path):
         remove(path)
     ctl = device._started()
+    snap = ctl.snapshot
     rng = Rng(seed)
     steps = 0
     hint_us = -1
     lowest = None
     start = time.ticks_ms()
-    while not ctl.game.over():
-        if hint_us < 0 and ctl.moves:
+    while not snap.game.over():
+        if hint_us < 0 and snap.moves:
             asked = time.ticks_us()
-            ctl._ask_hint()  # what a long press on button 1 does
+            ctl.ask_hint()  # what a long press on button 1 does
             hint_us = time.ticks_diff(time.ticks_us(), asked)
-        ctl.play(random_step(ctl.game, rng))
+        ctl.play(random_step(snap.game, rng))
         ctl.tick(time.ticks_ms())
         steps += 1
         gc.collect()
@@ -138,7 +140,7 @@ def game(seed):
     print("after the game")
     micropython.mem_info()
     print(json.dumps({"steps": steps, "lowest": lowest, "free": gc.mem_free(), "hint_us": hint_us, "game_ms": took,
-                      "faults": ctl.faults}))
+                      "faults": snap.faults}))
 
 
 # no host subscribed, one subscribed: ticks, us, the longest; the passes: when the first and the last began, the longest

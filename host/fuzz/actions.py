@@ -52,8 +52,8 @@ class Case:
             if game.over():
                 break
             game.play(random_step(game, self.steps))
-        self.rig = Rig(game, Bytes(self.rng.randbytes(64)), sensors=sensors, log=quiet)
-        self.rig.ctl.hint_ms = 1  # a hint asked for in passing: no real time spent searching
+        # a hint asked for in passing: no real time spent searching
+        self.rig = Rig(game, Bytes(self.rng.randbytes(64)), sensors=sensors, log=quiet, hint_ms=1)
         self.done = []
 
     def act(self):
@@ -61,10 +61,10 @@ class Case:
         rig, rng, sim = self.rig, self.rng, self.rig.sim
         spaces = len(rig.game.board.ids)
         how = rng.randrange(10)
-        if how == 0 and rig.ctl.moves:  # a legal move, perhaps onto a piece (a capture)
-            _, f, t = rng.choice(rig.ctl.moves)
+        if how == 0 and rig.snap.moves:  # a legal move, perhaps onto a piece (a capture)
+            _, f, t = rng.choice(rig.snap.moves)
             self.done.append(("move", f, t))
-            if rig.ctl.expected[t] and rng.randrange(2):
+            if rig.snap.expected[t] and rng.randrange(2):
                 sim.lift(t)
             sim.lift(f)
             rig.run(rng.choice((5, 100)))
@@ -105,14 +105,15 @@ class Case:
         for w in range(rig.sim.wheel_count):
             rig.sim.set_wheel(w, rig.game.wheels[w])
         rig.run(1000)
-        if rig.ctl.prompt >= 0:
+        if rig.snap.prompt:
             rig.press(0)  # a click keeps the game
 
     def goes_on(self):
         """None if the game can go on from the board as it is, else why not."""
         rig = self.rig
-        if rig.ctl.disagrees():
-            extra, missing, wheels = rig.ctl.mismatch()
+        snap = rig.snap
+        if snap.disagrees:
+            extra, missing, wheels = snap.extra, snap.missing, snap.wrong_wheels
             return "the board disagrees (wrong %s, missing %s, wheels %s)" % (extra, missing, wheels)
         if rig.game.over():
             return None
@@ -139,8 +140,9 @@ def run(cases=CASES, seed=1, log=print):
                     case.act()
                 case.fix()
                 why = case.goes_on()
-                if why or case.rig.ctl.faults:
-                    failure = ("faults", "%d faults" % case.rig.ctl.faults) if case.rig.ctl.faults else ("stuck", why)
+                faults = case.rig.snap.faults
+                if why or faults:
+                    failure = ("faults", "%d faults" % faults) if faults else ("stuck", why)
                     break
         except Exception as err:
             failure = ("faults", repr(err))

@@ -90,7 +90,7 @@ def one(folder, setup, case, rng, steps):
         storage.save(keeper.save_path, json.dumps({"version": 1, "steps": len(lines) - 2, "state": rig.game.save()}))
         keeper.resume(type(game)(game.board, players, options))
     state = rig.game.save()
-    faults = rig.ctl.faults
+    faults = rig.snap.faults
     port = SerialPort()
     link = Link(rig.ctl, port)
     read = [0]
@@ -122,7 +122,7 @@ def one(folder, setup, case, rng, steps):
                 return "damaged lines sent", (done, n, raw[:120])
     if worst > READ_BUDGET:
         return "ticks over budget", (done, "%d bytes read in one tick" % worst)
-    if rig.ctl.faults != faults:
+    if rig.snap.faults != faults:
         return "faults", done
     if rig.game.save() != state:
         return "states changed", done

@@ -52,7 +52,7 @@ class Hands(Table):
         self.due = rig.now  # no computer seat acts before this
         self.duel_turn = 0  # the computers' presses in pop-offs: they take turns
         self._game = game
-        self._steps = rig.ctl.steps()  # played
+        self._steps = rig.snap.steps  # played
         self._actor = game.actor
         self._set_up()
 
@@ -90,20 +90,20 @@ class Hands(Table):
 
     def _watch(self):
         """Notice a step the controller applied, or a new game it started."""
-        ctl = self.rig.ctl
-        if ctl.game is not self._game:  # a new game from the board's own menu: set it up
-            self._game = ctl.game
+        snap = self.rig.snap
+        if snap.game is not self._game:  # a new game from the board's own menu: set it up
+            self._game = snap.game
             self.plans = {}
             self._set_up()
-        elif ctl.steps() != self._steps:
+        elif snap.steps != self._steps:
             if self._actor in self.players:
                 self.tidy_for = self._actor
             if not self.sensors:  # the players moved the pieces as the lights showed
                 self._set_up()
             self.due = self.rig.now + SPEEDS[self.speed]
             self.asked = False
-        self._steps = ctl.steps()
-        self._actor = ctl.game.actor
+        self._steps = snap.steps
+        self._actor = snap.actor
 
     # -- what a hand does on the board ------------------------------------------------
 
@@ -120,7 +120,7 @@ class Hands(Table):
         self.rig.sim.turn(w, quarters)  # (the pieces on the disc go over other sensors)
 
     def _tracked(self):
-        return self.rig.ctl.expected is not None
+        return self.rig.snap.expected is not None
 
     def button(self, i, down, panel=False):
         """A die button (``panel``: the board's own button ``i``) goes down or
@@ -156,18 +156,18 @@ class Hands(Table):
     def _acting(self):
         """The computer seat that acts now (in a pop-off, the first computer in
         it), or -1: a person acts, or nobody (a new game offered, the game over)."""
-        ctl = self.rig.ctl
-        game = ctl.game
-        if ctl.prompt >= 0 or game.phase == OVER:
+        snap = self.rig.snap
+        game = snap.game
+        if snap.prompt or game.phase == OVER:
             return -1
         if game.phase == POPOFF:
-            return next((p for p in (ctl.duel.players if ctl.duel is not None else ()) if p in self.players), -1)
+            return next((p for p in (snap.duel or ()) if p in self.players), -1)
         return game.actor if game.actor in self.players else -1
 
     def _computer_step(self):
         """One motion of a computer seat's hands, if one is due: whether it made one."""
-        ctl = self.rig.ctl
-        game = ctl.game
+        snap = self.rig.snap
+        game = snap.game
         if self.tidy_for >= 0:
             if self._tidy_one():
                 return True
@@ -176,11 +176,11 @@ class Hands(Table):
         seat = self._acting()
         if seat < 0:
             return False
-        key = (id(game), ctl.steps())
+        key = (id(game), snap.steps)
         if self.speed == "step" and not self.asked and (self.carrying is None or self.carrying[0] != key):
             return False  # a step once begun is finished; the next waits to be asked for
         if game.phase == POPOFF:
-            poppers = [r for r in (0, 1) if ctl.duel.players[r] in self.players]
+            poppers = [r for r in (0, 1) if snap.duel[r] in self.players]
             self.duel_turn += 1
             self._press(poppers[self.duel_turn % len(poppers)], CLICK_MS)
             return True
@@ -193,20 +193,20 @@ class Hands(Table):
         return True
 
     def _carry_out(self, key, plan):
-        ctl = self.rig.ctl
-        game = ctl.game
+        snap = self.rig.snap
+        game = snap.game
         if plan[0] in ("pot", "also") and self.sensors and self.carrying != (key, "potted"):
             self.carrying = (key, "potted")  # Tiddlee Snuka: the counter drops through a pocket's beam first
             self.click_space(game.board.pockets[0])
             return
-        named = _naming(game, plan, ctl.foul) if ctl.ports.panel is not None else -1
+        named = _naming(game, plan, snap.named) if self.rig.ports.panel is not None else -1
         if named >= 0:  # Tiddlee Snuka: the board's own button that says it
             self._press(named, CLICK_MS, panel=True)
             return
-        if ctl.offered is not None or ctl.choice or plan in ctl.unseen:  # the picker: click to it, hold to confirm
-            if ctl.choice and plan not in ctl.choice:
-                plan = next((c for c in ctl.choice if _looks(game, c) == _looks(game, plan)), ctl.choice[0])
-            self._press(0, HOLD_MS if ctl.picked is not None and ctl.picked[1] == plan else CLICK_MS)
+        if snap.offered is not None or snap.choice or plan in snap.unseen:  # the picker: click to it, hold to confirm
+            if snap.choice and plan not in snap.choice:
+                plan = next((c for c in snap.choice if _looks(game, c) == _looks(game, plan)), snap.choice[0])
+            self._press(0, HOLD_MS if snap.picked is not None and snap.picked[1] == plan else CLICK_MS)
             return
         if game.phase == WHEEL:
             if plan[1] < 0:  # passing up the wheel turn: a long press
@@ -216,7 +216,7 @@ class Hands(Table):
             if self.rig.sim.positions[plan[1]] != target:
                 self.turn_wheel(plan[1], -1 if plan[2] & 3 == 3 else 1)
             return
-        for d, f, t in ctl.moves:
+        for d, f, t in snap.moves:
             if d != plan:
                 continue
             # (key, piece in hand) after the lift, (key, None, when) after the put
@@ -239,7 +239,7 @@ class Hands(Table):
     def _tidy_one(self):
         """One piece put where the game now has it (pieces sent back, placed
         at the start, taken in a capture); False once the board agrees."""
-        expected = self.rig.ctl.expected
+        expected = self.rig.snap.expected
         if expected is None:
             return False
         for s in range(len(expected)):

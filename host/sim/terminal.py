@@ -31,7 +31,7 @@ import sys
 import time
 
 from host.boardfile import read_board
-from host.rig import Rig
+from host.rig import Rig, offers
 from host.sim import views
 from host.sim.hands import DEFAULT_SPEED, SPEEDS, Hands
 from host.sim.screen import ansi, screen_colours
@@ -364,8 +364,8 @@ class Table(Hands):
         return all(seat is not None for seat in self.seats)
 
     @property
-    def ctl(self):
-        return self.rig.ctl
+    def snap(self):
+        return self.rig.snap
 
     @property
     def game(self):
@@ -498,14 +498,14 @@ class Table(Hands):
         """Why nothing can be lifted from the empty space ``s``: the drawing
         shows a piece there that the hands have not put down yet, or none."""
         name = self.game.board.ids[s]
-        if self.ctl.expected and self.ctl.expected[s] and not self.ctl.mismatch()[0]:
+        if self.snap.expected and self.snap.expected[s] and not self.snap.extra:
             return ValueError("the game has a piece on %s, the board not yet: put %s puts it there, fix puts every "
                               "piece where the game has them" % (name, name))
         return ValueError("there is no piece on %s" % name)
 
     def put(self, s):
         ids = self.game.board.ids
-        if self.ctl.expected is None:  # no pieces tracked: a counter drops into a pocket
+        if self.snap.expected is None:  # no pieces tracked: a counter drops into a pocket
             if self.game.board.kinds[s] != "pocket":
                 raise ValueError("%s is not a pocket: %s has no pieces to put down" % (ids[s], views.title(self.game.name)))
             self.rig.beam(ids[s])
@@ -516,7 +516,7 @@ class Table(Hands):
     def move(self, a, b):
         """Lift the piece on ``a`` and put it on ``b``; a piece standing on
         ``b`` comes off first (the controller's way of landing on a piece)."""
-        if self.ctl.expected is None:
+        if self.snap.expected is None:
             raise ValueError("%s has no pieces to move: say what happened with button 1 (pick STEP)"
                              % views.title(self.game.name))
         held = [entry for entry in self.hand if entry[1] == a]  # lifted already
@@ -548,12 +548,12 @@ class Table(Hands):
 
     def pick(self, decision):
         """Click button 1 until ``decision`` is shown, then hold it."""
-        ctl = self.ctl
-        offered = ctl.offered if ctl.offered is not None else ctl.choice or ctl.unseen
+        snap = self.snap
+        offered = offers(snap)
         if decision not in offered:
             raise ValueError("button 1 does not offer %s now" % self.game.notation(decision))
         for _ in range(len(offered)):
-            if ctl.picked is not None and ctl.picked[1] == decision:
+            if snap.picked is not None and snap.picked[1] == decision:
                 break
             self.rig.press(0)
         self.rig.hold(0)
@@ -561,8 +561,8 @@ class Table(Hands):
     def own_buttons(self, names):
         """Press the board's own buttons ``names``, each while the ones before are held."""
         wired = [name for name, _ in self.game.board.buttons]
-        if not self.ctl.ports.panel or any(name not in wired for name in names):
-            raise ValueError("this board has %s" % ("the buttons " + ", ".join(wired) if self.ctl.ports.panel
+        if not self.rig.ports.panel or any(name not in wired for name in names):
+            raise ValueError("this board has %s" % ("the buttons " + ", ".join(wired) if self.rig.ports.panel
                                                     else "no buttons of its own"))
         self.rig.button(*names)
 
@@ -570,10 +570,10 @@ class Table(Hands):
         """Put the board as the game has it: every wheel where it stands, a
         piece wherever the game has one (also one that looks lifted to move),
         none where it has none, nothing in hand."""
-        for w in self.ctl.mismatch()[2]:
+        for w in self.snap.wrong_wheels:
             self.turn_wheel(w, self.game.wheels[w] - self.rig.sim.positions[w])
             self.rig.run(800)
-        expected = self.ctl.expected
+        expected = self.snap.expected
         wrong = expected is not None and any(bool(expected[s]) != self.rig.sim.occupied(s)
                                              for s in range(len(expected)))
         self._set_up()
@@ -593,21 +593,21 @@ class Table(Hands):
         seat = self._acting()
         if seat < 0:
             return False
-        duel = self.ctl.duel.players if self.game.phase == POPOFF else None
+        duel = self.snap.duel if self.game.phase == POPOFF else None
         if not duel:
             self.fix()  # whatever was left out of place, the next player puts right
-        steps, presses = self.ctl.steps(), self.duel_turn
+        steps, presses = self.snap.steps, self.duel_turn
         self.asked = True  # this step (at speed step, the one asked for)
         for _ in range(STUCK_MS // Rig.STEP_MS):
-            if (self.ctl.steps() != steps or self.duel_turn != presses) and self.tidy_for < 0 and not self._busy():
+            if (self.snap.steps != steps or self.duel_turn != presses) and self.tidy_for < 0 and not self._busy():
                 break
             self._tick()
         else:
             self.stuck = "player %d (computer) could not make its move on the board" % (seat + 1)
         self.asked = False
-        if self.ctl.disagrees():
+        if self.snap.disagrees:
             self.rig.run(400)  # the sensors settle on the pieces put right
-        while self.ctl.steps() != self.diary.steps:  # a throw is saved once its dice settle
+        while self.snap.steps != self.diary.steps:  # a throw is saved once its dice settle
             self.rig.run(Rig.STEP_MS)
         if duel and any(self.seats[p] is None for p in duel):
             self.pressed = True  # one press each in a pop-off: a person presses back
@@ -617,7 +617,7 @@ class Table(Hands):
 
     def frame(self):
         game = self.game
-        colours = screen_colours(self.ctl.ports.pixels) if self.colour else None
+        colours = screen_colours(self.rig.ports.pixels) if self.colour else None
         leds = game.board.leds
         kinds = ", ".join(seat.name if seat else "person" for seat in self.seats)
         lines = ["%s, %d players (%s)" % (views.title(game.name), game.players, kinds), ""]
@@ -651,24 +651,24 @@ class Table(Hands):
         return lines
 
     def status(self):
-        game, ctl = self.game, self.ctl
+        game, snap = self.game, self.snap
         lines = []
         lines += ["  " + said for said in self.diary.said]
         lines.append(self.guide())
-        roll = ctl.roll
+        roll = snap.roll
         if roll != () and game.phase in (DECIDE, WHEEL):
             lines.append(views.roll_line(game.name, roll))
-        if game.phase in (DECIDE, WHEEL) and ctl.prompt < 0:
+        if game.phase in (DECIDE, WHEEL) and not snap.prompt:
             lines.append(self.legal_text(LEGAL_SHOWN))
-        if ctl.hint:
-            lines.append("hint: %s->%s" % tuple(game.board.ids[s] for s in ctl.hint))
+        if snap.hint:
+            lines.append("hint: %s->%s" % tuple(game.board.ids[s] for s in snap.hint))
         disagree = self.disagreement()
         if disagree:
             lines.append("the board disagrees: " + disagree)
         if self.stuck:
             lines.append(self.stuck)
         typed = not self.watching or self.speed == "step"  # watching, nothing is typed but next and q
-        lines.append("phase %s, draw %d mA%s" % (PHASE_NAMES[game.phase], self.ctl.ports.pixels.draw_ma,
+        lines.append("phase %s, draw %d mA%s" % (PHASE_NAMES[game.phase], self.rig.ports.pixels.draw_ma,
                                                   "; help lists the commands" if typed else ""))
         return lines
 
@@ -678,30 +678,30 @@ class Table(Hands):
 
     def guide(self):
         """What the board waits for (``host.sim.waits``), in words, and the command that does it."""
-        game, ctl = self.game, self.ctl
+        game, snap = self.game, self.snap
         ids = game.board.ids
         if self.watching:
             return "Watch mode: computer players play the controller on a simulated board, a frame after each " \
                 "step; %s." % ("next shows the next, q stops" if self.speed == "step" else "Ctrl-C stops it")
-        what, who, detail = waits(ctl)
+        what, who, detail = waits(snap, self.rig.ports)
         if what == "new_game":
             return "New game? h2 again starts one; r1 keeps this game."
         if what == "over":
             return "%s won. new starts another game, q quits." % (" and ".join(self.who(p) for p in detail) or "nobody")
         if what == "popoff":
-            faces = "".join(", player %d popped %d" % (p + 1, v) for p, v in zip(detail, ctl.duel_faces) if v)
+            faces = "".join(", player %d popped %d" % (p + 1, v) for p, v in zip(detail, snap.duel_faces) if v)
             return "Pop-off%s: %s presses r1, %s presses r2; the first 6 wins." % (
                 faces, self.who(detail[0]), self.who(detail[1]))
         name = self.who(who)
-        shown = game.notation(ctl.picked[1]) if ctl.picked else "-"
+        shown = game.notation(snap.picked[1]) if snap.picked else "-"
         if what == "choice":
             return "%s: the board cannot tell which piece that was: button 1 shows %s; r1 shows the next, " \
                 "h1 takes it (or pick STEP)." % (name, shown)
-        if what == "foul":
+        if what == "named":
             return "%s: a foul is named: press the button of the counter that fouled (b red ... b black)." % name
         if what == "offered":
             panel = "; or say what happened with the board's buttons (b red, b foul_off then b green, b miss)" \
-                if ctl.ports.panel else ""
+                if self.rig.ports.panel else ""
             return "%s: button 1 shows %s; r1 shows the next, h1 takes it (or pick STEP)%s." % (name, shown, panel)
         if what == "turning":
             return "%s: a wheel is turning: the board follows it once the wheel rests." % name
@@ -714,18 +714,18 @@ class Table(Hands):
             return "%s: a star! Turn one wheel a quarter: w 1+ (clockwise) ... w %d-.%s" % (
                 name, len(game.wheels), can_pass)
         # moves that end where they began: the sensors cannot see them, button 1 offers them
-        unseen = " Or h1 takes %s (r1 shows the next)." % shown if ctl.unseen else ""
+        unseen = " Or h1 takes %s (r1 shows the next)." % shown if snap.unseen else ""
         if detail >= 0:
-            targets = sorted({ids[t] for _, f, t in ctl.moves if f == detail})
+            targets = sorted({ids[t] for _, f, t in snap.moves if f == detail})
             return "%s: the piece from %s is up: put it on %s.%s" % (name, ids[detail], " or ".join(targets), unseen)
-        movable = sorted({ids[f] for _, f, _ in ctl.moves})
+        movable = sorted({ids[f] for _, f, _ in snap.moves})
         return "%s: lift a lit piece (%s) and put it on a white space: m FROM TO.%s" % (
             name, ", ".join(movable), unseen)
 
     def legal_text(self, limit):
-        game, ctl = self.game, self.ctl
+        game = self.game
         ids = game.board.ids
-        where = {d: "%s->%s" % (ids[f], ids[t]) for d, f, t in ctl.moves}
+        where = {d: "%s->%s" % (ids[f], ids[t]) for d, f, t in self.snap.moves}
         if game.phase == WHEEL:
             where = {d: "(h1)" for d in game.legal() if d[1] < 0}  # the pass
         steps = ["%s %s" % (game.notation(d), where[d]) if d in where else game.notation(d) for d in game.legal()]
@@ -736,7 +736,8 @@ class Table(Hands):
         return "legal: " + ", ".join(shown) + (" ... %d more (legal lists them)" % more if more else "")
 
     def disagreement(self):
-        extra, missing, wheels = self.ctl.mismatch()
+        snap = self.snap
+        extra, missing, wheels = snap.extra, snap.missing, snap.wrong_wheels
         ids = self.game.board.ids
         parts = []
         if missing:

@@ -30,6 +30,10 @@ class Recorder:
         self.lines = []
         self.failing = ""
 
+    @property
+    def steps(self):
+        return len(self.lines)
+
     def played(self, record_line, game, last=True):
         self.lines.append(list(record_line.values())[0])
 
@@ -210,7 +214,7 @@ def test_detour_a_piece_on_a_turning_wheel_turns_with_it():
     # the disc carried it a quarter clockwise, from the south arm's position to the west arm's:
     # onto that position's sensor, where the rules put it, and under its LED
     assert rig.game.board.ids[rig.game.pos[0]] == "f3"
-    assert not rig.ctl.disagrees()
+    assert not rig.snap.disagrees
 
 
 # player 2's piece a lands on player 1's piece on e1: a pop-off
@@ -317,7 +321,7 @@ def test_sniggle_a_captured_piece_is_asked_for_on_its_start():
     run(rig, (("lift", t), ("lift", f), ("put", t), ("played", text)))
     home = rig.game.board.ids[rig.game.pos[victim]]
     run(rig, (("lit", home, "needed"), ("put", home), ("lit", home, "piece")))
-    assert not rig.ctl.disagrees()
+    assert not rig.snap.disagrees
 
 
 # -- Mehen ---------------------------------------------------------------------------
@@ -329,7 +333,7 @@ def test_mehen_sticks_then_a_marble_or_a_lion_from_the_tail_is_picked_with_the_b
     # a marble and a lion look alike to the sensors: the button says which
     run(rig, (("put", "2"), ("played", "FRR")))
     assert [rig.game.notation(d) for d in rig.ctl.choice] == ["a", "L1"]
-    assert not rig.ctl.disagrees()  # the piece is down where it belongs, whichever it is
+    assert not rig.snap.disagrees  # the piece is down where it belongs, whichever it is
     run(rig, (("press", 0), ("hold", 0), ("played", "FRR", "L1")))
     assert rig.game.owners()[rig.space("2")] == 254
 
@@ -554,17 +558,18 @@ def test_at_power_up_the_pieces_standing_are_read_before_the_board_is_judged():
     ctl = Controller(game, sim.ports(Bytes((0,))), log=lambda text: None)
     for now in range(1000, 1300, 5):  # the sensors need 300 ms to report a piece standing
         ctl.tick(now)
-        assert ctl.mismatch() == ((), (), ()) and ctl.in_hand() < 0
+        snap = ctl.snapshot
+        assert (snap.extra, snap.missing, snap.wrong_wheels) == ((), (), ()) and snap.hand < 0
     for now in range(1300, 1700, 5):
         ctl.tick(now)
-    assert not ctl.disagrees() and game.save() == before and ctl.faults == 0
+    assert not ctl.snapshot.disagrees and game.save() == before and ctl.faults == 0
 
 
 def test_a_resumed_game_does_not_move_by_itself_while_the_standing_pieces_are_read():
     # player 2 may move a marble from the tail stack onto square 3, where player 1's stands:
     # the pieces reported one by one at power-up must not look like that move
     rig = start("mehen", steps=("FFR", "a", "FFR"), dice=(3,))
-    assert rig.game.marbles == [2, 0, 0, 0, 0, 0] and rig.game.phase == 1 and not rig.ctl.disagrees()
+    assert rig.game.marbles == [2, 0, 0, 0, 0, 0] and rig.game.phase == 1 and not rig.snap.disagrees
 
 
 def test_the_loop_allocates_nothing_while_the_board_animates():
@@ -594,7 +599,7 @@ def test_the_loop_allocates_nothing_while_the_board_animates():
         rig.ctl.ports.pixels._transmit = transmit
         rig.sim.lift(lifted)
         rig.run(300)
-        assert rig.ctl.in_hand() == lifted
+        assert rig.snap.hand == lifted
         before = gc.mem_alloc()
         frames = sent[0]
         rig.run(400)

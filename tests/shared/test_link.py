@@ -256,7 +256,7 @@ def test_the_link_answers_and_pages_on_no_tick_on_which_the_controller_sent_a_fr
             b.serial.send("~ping\n")  # the subscription kept
         before = len(b.serial.written)
         b.link.tick(rig.now)
-        if rig.ctl.drew:
+        if rig.snap.drew:
             drawn += 1
             sent = bytes(b.serial.written[before:])
             assert not any(word in sent for word in (b'"n": ', b'"pong"', b'"record"', b'"sub"'))
@@ -367,7 +367,7 @@ def test_finding_a_line_far_into_a_long_record_reads_a_few_lines_not_the_record(
     storage.save(b.keeper.save_path, json.dumps({"version": 1, "steps": steps, "state": b.rig.game.save()}))
     keeper = Keeper(b.folder + "/", "detour")
     assert keeper.resume(new_game("detour", board_data("detour"), 2))[1] == ""
-    b.rig.ctl.keeper = keeper
+    b.link.keeper = keeper  # the record the link reads
     read = [0]
     app.link.open = lambda path, mode: CountedFile(open(path, mode), read)
     try:

@@ -5,7 +5,7 @@ Counted under MicroPython (gc.mem_alloc); CPython has no count to check."""
 
 import gc
 
-from app.paint import paint
+from app.paint import Canvas, paint
 from host.rig import Bytes, Rig
 from rules.games import GAMES, new_game
 from rules.playout import Rng, random_step
@@ -18,12 +18,14 @@ FRAME_MS = 20
 def allocated_by_frames(rig):
     """Bytes allocated by painting FRAMES frames after the first at this
     moment (the simulated strip's transmit, which copies the frame, left out)."""
-    ctl = rig.ctl
-    paint(ctl, rig.now)
+    snap = rig.snap
+    extras = snap.game.board.extras
+    canvas = Canvas(snap.game, rig.ports.pixels, tuple(extras[k] for k in ("die1", "die2") if k in extras))
+    paint(canvas, snap, rig.now)
     gc.collect()
     before = gc.mem_alloc()
     for k in range(1, FRAMES + 1):
-        paint(ctl, rig.now + k * FRAME_MS)
+        paint(canvas, snap, rig.now + k * FRAME_MS)
     return gc.mem_alloc() - before
 
 

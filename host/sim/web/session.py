@@ -154,13 +154,13 @@ class Session(Hands):
 
     def _warping(self):
         """Whether the clock runs as fast as it can: at speed instant, with computers only."""
-        ctl = self.rig.ctl
+        snap = self.rig.snap
         return (self.speed == "instant" and len(self.players) == len(self.seats)
-                and ctl.game.phase != OVER and ctl.prompt < 0)
+                and snap.phase != OVER and not snap.prompt)
 
     def _watch(self):
         """Notice a step the controller applied or saved, or a new game it started: the record's news."""
-        fresh = self.rig.ctl.game is not self._game
+        fresh = self.rig.snap.game is not self._game
         super()._watch()
         if fresh:
             self._record_news()
@@ -198,7 +198,7 @@ class Session(Hands):
             elif what == "next":
                 self.asked = True
             elif what == "brightness" and 1 <= n <= 100:
-                self.rig.ctl.ports.pixels.brightness = (n * 256 + 50) // 100
+                self.rig.ports.pixels.brightness = (n * 256 + 50) // 100
             elif what == "goto" and self.loaded:
                 self._goto(n)
             elif not self.table_act(what, n, request):
@@ -225,7 +225,7 @@ class Session(Hands):
     def _publish(self):
         """Post what changed: the frame only when it shows something new (the
         firmware sends one every 20 ms, mostly the same), the state likewise."""
-        pixels = self.rig.ctl.ports.pixels
+        pixels = self.rig.ports.pixels
         shown = {"pixels": "".join("%02x%02x%02x" % c for c in screen_colours(pixels)),
                  "ma": pixels.draw_ma, "budget": pixels.budget_ma,
                  "brightness": pixels.brightness * 100 // 256, "limited": pixels.scale < pixels.brightness}
@@ -286,22 +286,22 @@ class Session(Hands):
 
     def state(self):
         """What the panel shows, and what stands on the board."""
-        ctl = self.rig.ctl
-        game = ctl.game
+        snap = self.rig.snap
+        game = snap.game
         pieces = [[s, [_shown(piece) for piece in stack]] for s, stack in enumerate(self.phys) if stack]
-        rolled = ctl.roll != () and not ctl.tumble.rattling(ctl.now)
-        picked = ctl.picked[1] if ctl.picked is not None else None
+        rolled = snap.roll != () and not snap.rattling(self.rig.now)
+        picked = snap.picked[1] if snap.picked is not None else None
         winners = views.winners(game)
         return {
             "phase": PHASE_NAMES[game.phase], "turn": game.turn, "actor": game.actor, "seats": self.seats,
             "winners": list(winners) if game.phase == OVER else [],
-            "say": self._instruction(), "dice": layout.roll_text(game, ctl.roll) if rolled else "",
+            "say": self._instruction(), "dice": layout.roll_text(game, snap.roll) if rolled else "",
             "standings": layout.standings(game), "pieces": pieces,
             "hand": [_shown(piece) + [came] for piece, came in self.hand],
             "wheels": list(self.rig.sim.positions), "buttons": [d is not None for d in self.down],
             "picked": self._describe(picked) if picked is not None else "", "paused": self.paused,
             "speed": self.speed,
-            "duel": list(ctl.duel.players) if game.phase == POPOFF and ctl.duel is not None else [],
+            "duel": list(snap.duel) if game.phase == POPOFF and snap.duel is not None else [],
             "notes": self.notes, "lights": self._lights(),
         }
 
@@ -309,35 +309,35 @@ class Session(Hands):
         """What each lit space asks for, in the words of the colour language
         (README): [[space, meaning], ...], the layers in the order
         ``app.paint`` paints them, the last one said winning."""
-        ctl = self.rig.ctl
-        if ctl.game.phase == OVER or ctl.prompt >= 0:
+        snap = self.rig.snap
+        if snap.phase == OVER or snap.prompt:
             return []
-        extra, missing, _, hand = ctl.view()
+        hand = snap.hand
         said = {}
-        if ctl.offered is None:
-            for _, f, t in ctl.moves:
+        if snap.offered is None:
+            for _, f, t in snap.moves:
                 said[f] = "a piece that may move (breathing)"
-            for _, f, t in ctl.moves:
-                if f == hand or (hand < 0 and ctl.expected[f] >= 2):
+            for _, f, t in snap.moves:
+                if f == hand or (hand < 0 and snap.expected[f] >= 2):
                     said[t] = "the lifted piece may go here (white)"
             if hand >= 0:
                 said[hand] = "the lifted piece came from here"
-            for s in ctl.hint or ():
+            for s in snap.hint or ():
                 said[s] = "the suggested move (white, slow blink)"
-        if ctl.picked is not None and (ctl.offered is not None or ctl.choice or ctl.unseen):
-            for d, f, t in ctl.moves:
-                if d == ctl.picked[1]:
+        if snap.picked is not None and (snap.offered is not None or snap.choice or snap.unseen):
+            for d, f, t in snap.moves:
+                if d == snap.picked[1]:
                     said[f] = "the piece of the move button 1 shows (breathing)"
                     said[t] = "where the move button 1 shows leads (white, quick flashes)"
-        for s in missing:
+        for s in snap.missing:
             said[s] = "put a piece here (amber, blinking)"
-        for s in extra:
+        for s in snap.extra:
             said[s] = "wrong: no piece belongs here (red, fast blink)"
         return [[s, said[s]] for s in sorted(said)]
 
     def _describe(self, decision):
         """A decision offered on the buttons, and what it would do."""
-        game = self.rig.ctl.game.copy()
+        game = self.rig.snap.game.copy()
         text = game.notation(decision)
         view = views.find(game.name)
         try:
@@ -351,10 +351,10 @@ class Session(Hands):
 
     def _instruction(self):
         """One sentence: what the board waits for now (``host.sim.waits``)."""
-        ctl = self.rig.ctl
-        board = ctl.game.board
+        snap = self.rig.snap
+        board = snap.game.board
         names = board.ids
-        what, who, detail = waits(ctl)
+        what, who, detail = waits(snap, self.rig.ports)
         if what == "new_game":
             return "New game? Hold button 2 again to start one; a click keeps this game."
         if what == "over":
@@ -387,13 +387,13 @@ class Session(Hands):
             return "%s: press a die button to %s." % (name, "throw the sticks" if detail else "roll")
         if what in ("choice", "offered"):
             return "%s: click button 1 for the next choice, hold it to confirm this one." % name
-        if what == "foul":
+        if what == "named":
             return "%s: a foul is named: press the button of the counter that fouled." % name
         if what == "wheel":
             return "%s landed on a star: turn one wheel a quarter turn." % name
         hint = ""
-        if ctl.hint:
-            hint = " Hint: the piece on %s to %s (blinking white)." % (names[ctl.hint[0]], names[ctl.hint[1]])
+        if snap.hint:
+            hint = " Hint: the piece on %s to %s (blinking white)." % (names[snap.hint[0]], names[snap.hint[1]])
         if detail >= 0:
             return "%s: put the piece down on a white space.%s" % (name, hint)
         return "%s: lift a glowing piece (click it), then click a white space.%s" % (name, hint)
