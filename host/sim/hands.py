@@ -195,12 +195,12 @@ class Hands(Table):
     def _carry_out(self, key, plan):
         snap = self.rig.snap
         game = snap.game
-        if plan[0] in ("pot", "also") and self.sensors and self.carrying != (key, "potted"):
-            self.carrying = (key, "potted")  # Tiddlee Snuka: the counter drops through a pocket's beam first
+        if game.into_pocket(plan) and self.sensors and self.carrying != (key, "potted"):
+            self.carrying = (key, "potted")  # a flicking game: the counter drops through a pocket's beam first
             self.click_space(game.board.pockets[0])
             return
         named = _naming(game, plan, snap.named) if self.rig.ports.panel is not None else -1
-        if named >= 0:  # Tiddlee Snuka: the board's own button that says it
+        if named >= 0:  # the board's own button that says it
             self._press(named, CLICK_MS, panel=True)
             return
         if snap.offered is not None or snap.choice or plan in snap.unseen:  # the picker: click to it, hold to confirm
@@ -256,18 +256,18 @@ class Hands(Table):
         return False
 
 
-def _naming(game, plan, foul):
+def _naming(game, plan, named):
     """The board's own button (its index in ``board.buttons``) that names
-    ``plan`` now, after a foul kind's button named ``foul``: the button of the
-    step itself, or the foul kind's whose counter's button then names it; -1
-    where none does (a counter down in the same flick as one still held)."""
+    ``plan`` now, after a button named part of a step, ``named`` (-1: none):
+    the button of the step itself, or one naming a part that another button
+    then completes to it; -1 where none does."""
     board = game.board
     codes = [board.button_names.index(name) for name, _ in board.buttons]
     for i in range(len(codes)):
-        named = game.button(codes[i], foul)
-        if named == plan:
+        part = game.button(codes[i], named)
+        if part == plan:
             return i
-        if foul < 0 and isinstance(named, int) and any(game.button(c, named) == plan for c in codes):
+        if named < 0 and isinstance(part, int) and any(game.button(c, part) == plan for c in codes):
             return i
     return -1
 

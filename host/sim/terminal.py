@@ -697,11 +697,11 @@ class Table(Hands):
         if what == "choice":
             return "%s: the board cannot tell which piece that was: button 1 shows %s; r1 shows the next, " \
                 "h1 takes it (or pick STEP)." % (name, shown)
+        named, panel = views.buttons_words(game.name)
         if what == "named":
-            return "%s: a foul is named: press the button of the counter that fouled (b red ... b black)." % name
+            return "%s: %s (b NAME)." % (name, named)
         if what == "offered":
-            panel = "; or say what happened with the board's buttons (b red, b foul_off then b green, b miss)" \
-                if self.rig.ports.panel else ""
+            panel = "; " + panel if panel and self.rig.ports.panel else ""
             return "%s: button 1 shows %s; r1 shows the next, h1 takes it (or pick STEP)%s." % (name, shown, panel)
         if what == "turning":
             return "%s: a wheel is turning: the board follows it once the wheel rests." % name

@@ -70,6 +70,13 @@ def roll_text(name, roll):
     return own(roll) if own else " and ".join(str(v) for v in roll)
 
 
+def buttons_words(name):
+    """What game ``name`` says of the board's own buttons: (when one has named
+    part of a step, what the terminal's help for a choice adds), or empty texts."""
+    view = find(name)
+    return getattr(view, "NAMED", ""), getattr(view, "PANEL", "")
+
+
 def picture(game, paint=None):
     """The board as lines of text. ``paint(space, text)`` may wrap the text
     of a space (in colour codes); the layout counts only the text itself."""

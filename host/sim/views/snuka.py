@@ -10,6 +10,9 @@ from host.sim import views
 from rules.snuka import ANY, COLOURS, LETTERS, RED, UP
 
 TITLE = "Tiddlee Snuka"
+# the board's own buttons: a foul's kind is named first, then the counter that fouled
+NAMED = "a foul is named: press the button of the counter that fouled"
+PANEL = "or say what happened with the board's buttons (b red, b foul_off then b green, b miss)"
 
 
 def _mark(game, c, waiting):

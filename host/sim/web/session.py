@@ -388,7 +388,7 @@ class Session(Hands):
         if what in ("choice", "offered"):
             return "%s: click button 1 for the next choice, hold it to confirm this one." % name
         if what == "named":
-            return "%s: a foul is named: press the button of the counter that fouled." % name
+            return "%s: %s." % (name, views.buttons_words(snap.game.name)[0])
         if what == "wheel":
             return "%s landed on a star: turn one wheel a quarter turn." % name
         hint = ""
