@@ -582,11 +582,14 @@ class Controller:
 
     def _pocket(self):
         """A flicking game's pocket beam saw a counter drop: offer the pots first."""
+        if self.offered is None:
+            return
         game = self.game
-        legal = game.legal()
-        pots = tuple(d for d in legal if game.into_pocket(d))
-        if pots and self.offered is not None:
-            self.offered = pots + tuple(d for d in legal if d not in pots)
+        pots, rest = [], []
+        for d in game.legal():  # one pass: each decision asked once, never searched for among the pots
+            (pots if game.into_pocket(d) else rest).append(d)
+        if pots:
+            self.offered = tuple(pots + rest)
             self.picked = self.picker.offer(self.offered)
 
     def _await(self):
