@@ -512,8 +512,9 @@ SNIGGLE_WALKS = (
 def on_the_pico_and_here(pico, module, name, code):
     """Whether the Pico runs ``module.name`` compiled (it is rules.viper's), and
     what ``code`` (a board file's name in it) prints there and here."""
+    # whole games of emulated Pico: on a busy PC they take minutes, and only a hang should fail here
     found = mpremote(pico.port, "exec", "import rules.viper\nfrom rules import %s\nprint(%s.%s is rules.viper.%s)\n"
-                     % (module, module, name, name) + code % "/boards/sniggle.json")
+                     % (module, module, name, name) + code % "/boards/sniggle.json", timeout=600)
     here = {}
     exec(code.replace("print(h)", "result = h") % str(ROOT / "boards" / "sniggle.json"), here)
     return found.split(), ["True", str(here["result"])]
