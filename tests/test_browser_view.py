@@ -63,7 +63,9 @@ def hold_still(page, session, at=0):
     page.wait_for_selector("#paused-tag:not([hidden])")
     with session.lock:
         session.rig.run(CYCLE_MS - session.rig.now % CYCLE_MS + CYCLE_MS + at)
-        frame = session.rig.sim.frames
+        # the page is sent a frame only when its picture changed: wait for the last one sent, not the firmware's count
+        session._publish()
+        frame = session.frame_sent
     page.wait_for_function("n => +document.getElementById('board').dataset.frame >= n", arg=frame)
     page.mouse.move(0, 0)  # no button drawn as hovered
 
