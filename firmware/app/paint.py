@@ -70,6 +70,7 @@ class Canvas:
         self.board = board
         self.frame = pixels.frame
         self.faces = Faces(pixels, rollers)
+        self.dice_at = array("H", (3 * led for leds in rollers for led in leds))  # every die pixel's first byte
         self.tumble = Tumble(self.faces, C.WHITE)
         self.sticks = board.extras.get("sticks", ())
         self.at = array("H", (3 * led for led in board.leds))  # a space's pixel: its first byte in the frame
@@ -311,14 +312,7 @@ def _dice(snap, canvas, f, now):
     if roll and tumble.rattling(now):
         tumble.draw(now)
     elif game.phase == ROLL:
-        level = C.breathe(now) >> 1  # your turn: press the die
-        r, g, b = colour[0] * level >> 8, colour[1] * level >> 8, colour[2] * level >> 8
-        for leds in faces.leds:
-            for led in leds:
-                i = 3 * led
-                f[i] = r
-                f[i + 1] = g
-                f[i + 2] = b
+        spread(f, canvas.dice_at, b"", rgb(colour, C.breathe(now) >> 1))  # your turn: press the die
     elif roll:
         for r in range(min(len(roll), len(faces.leds))):
             faces.show(r, roll[r], tumble.colour)

@@ -19,56 +19,68 @@ from rules.core import OVER
 # the counters: red, yellow, green, mauve, blue, pink, black (black shown as dim white)
 COUNTERS = ((230, 0, 0), (235, 170, 0), (20, 200, 40), (170, 60, 200), (20, 70, 255), (255, 90, 150), (120, 120, 120))
 
+
 class Look:
-    """What a step changes, kept for the frames until the next one."""
+    """What a step changes, kept for the frames until the next one: each
+    frame then only spreads the lit spots and bars, breathing or at their
+    step's dim colour (worked out once per step: the frame's own work held
+    Tiddlee Snuka's click answer past its 16 ms on the emulated Pico)."""
 
     def __init__(self):
-        self.on = ()  # the counters that are on
-        self.spots_lit = ()  # by counter, the bytes of its spots with a counter on them
-        self.bars_lit = ()  # by player, the bytes of their score bar as far as it is lit
+        self.lit = ()  # (the bytes of spots or of a bar, its colour, 0xRRGGBB when dim or -1 when it breathes)
+        self.back = ()  # the bytes of the first spot of each counter to put back
+        self.start = -1  # the first byte of the shooter's bar when none of it is lit
+        self.below = ()  # the first bytes of the bars of the players below 0
 
     def update(self, snap, canvas):
         game = snap.game
         board = game.board
         at = canvas.at
-        self.on = game.on_now() if game.phase != OVER else ()
-        spots = []
+        on = game.on_now() if game.phase != OVER else ()
+        lit = []
+        back = []
         for c in range(7):
             where = board.spots[c]
             if c == 0:
                 n = min(len(where), game.reds - game.pending.count(0))
             else:
                 n = len(where) if game.in_play(c) else 0
-            spots.append(array("H", (at[where[k]] for k in range(n))))
+            if n:
+                lit.append(_layer(array("H", (at[where[k]] for k in range(n))), COUNTERS[c], c in on))
+            if where and c in game.pending:
+                back.append(at[where[0]])
         top = max(max(game.scores), 1)
-        bars = []
+        self.start = -1
+        below = []
         for p in range(game.players):
             bar, score = board.bars[p], game.scores[p]
             count = 0 if score <= 0 else max(1, len(bar) * score // top)
-            bars.append(array("H", (3 * bar[k] for k in range(min(count, len(bar))))))
-        self.spots_lit = tuple(spots)
-        self.bars_lit = tuple(bars)
+            if count:
+                lit.append(_layer(array("H", (3 * bar[k] for k in range(min(count, len(bar))))), C.player(game, p),
+                                  p == game.turn))
+            elif bar and p == game.turn:
+                self.start = 3 * bar[0]
+            if score < 0:
+                below.append(3 * bar[0])
+        self.lit = tuple(lit)
+        self.back = tuple(back)
+        self.below = tuple(below)
 
     def paint(self, snap, canvas, f, now):
         game = snap.game
         board = game.board
         at = canvas.at
-        on = self.on
         level = C.breathe(now)
-        for c in range(7):
-            spread(f, self.spots_lit[c], b"", rgb(COUNTERS[c], level if c in on else C.DIM))
-            spots = board.spots[c]
-            if spots and c in game.pending and C.blink(now, C.BLINK_MS):
-                put(f, at[spots[0]], C.AMBER)  # put this counter back on its spot
-        for p in range(game.players):
-            bar = board.bars[p]
-            colour = C.player(game, p)
-            if self.bars_lit[p]:
-                spread(f, self.bars_lit[p], b"", rgb(colour, level if p == game.turn else C.DIM))
-            elif bar and p == game.turn:
-                put(f, 3 * bar[0], colour, level >> 2)
-            if game.scores[p] < 0 and C.blink(now, C.BLINK_FAST_MS):
-                put(f, 3 * bar[0], C.RED)
+        for spots, colour, dim in self.lit:
+            spread(f, spots, b"", rgb(colour, level) if dim < 0 else dim)
+        if self.back and C.blink(now, C.BLINK_MS):
+            for i in self.back:
+                put(f, i, C.AMBER)  # put this counter back on its spot
+        if self.start >= 0:
+            put(f, self.start, C.player(game, game.turn), level >> 2)
+        if self.below and C.blink(now, C.BLINK_FAST_MS):
+            for i in self.below:
+                put(f, i, C.RED)
         refused = snap.refused
         if refused is not None and diff(refused[0], now) > 0 and C.blink(now, C.BLINK_FAST_MS):
             # a panel button that names nothing legal now: what it names blinks red
@@ -93,3 +105,7 @@ class Look:
         else:  # miss or safe: the pockets
             for s in board.pockets:
                 put(f, at[s], lit)
+
+
+def _layer(spots, colour, breathes):
+    return spots, colour, -1 if breathes else rgb(colour, C.DIM)
