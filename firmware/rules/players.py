@@ -259,7 +259,8 @@ class SearchPlayer(Player):
         return Player._plan(self, game)
 
     def _late(self):
-        return self.clock is not None and self.diff(self.clock(), self._start) + self._margin >= self.ms
+        # + 1: the clock counts whole milliseconds, so a reading can be nearly one short
+        return self.clock is not None and self.diff(self.clock(), self._start) + self._margin + 1 >= self.ms
 
     def _best(self, game, options):
         me = game.actor
