@@ -60,6 +60,9 @@ FRAME_MS = 20
 BUSY_MS = 8  # this near an animation frame's mark (its tick may be the next), what can wait waits
 WHEEL_QUIET_MS = 600  # a wheel turn counts once no wheel has moved for this long
 FLASH_SHOW_MS = 900  # how long an event's animation lasts
+# a pass of main.py's loop while a die button's release settles (the polls,
+# no frame): 1.2-1.9 ms on the emulated Pico with its XIP cache
+PASS_US = 2000
 PROMPT_MS = 5000  # the "new game?" offer lapses after this
 HINT_MS = 1500  # the hint's search budget on the Pico (docs/budgets.md)
 
@@ -277,11 +280,12 @@ class Controller:
     def tick(self, now):
         """Poll every input once, act, and send a frame if it changed.
 
-        What answers an input goes out first: the frame is sent before the
-        rules take a throw of the dice (they tumble in it, ``_apply``; the
-        inputs not read yet wait for the next pass) and before a step is
-        saved (a flash write holds the CPU for tens of ms); both follow in
-        the same tick. At rest a tick allocates nothing."""
+        What answers an input goes out first: after a button's event the
+        inputs not read yet wait for the next pass, and the frame is sent
+        before the rules take a throw of the dice (they tumble in it,
+        ``_apply``) and before a step is saved (a flash write holds the CPU
+        for tens of ms); both follow in the same tick. At rest a tick
+        allocates nothing."""
         self.now = now
         self.snapshot.drew = False
         if self._woke is None:
@@ -291,11 +295,12 @@ class Controller:
             self._dirty = True
         for part in self._polls:
             try:
-                part(now)
+                answered = part(now)
             except Exception as err:  # one failing part must not stop the others
+                answered = False
                 self.fault(part, err)
-            if self._next is not None:
-                break  # a throw: its frame goes out first, the other parts are read on the next pass
+            if answered or self._next is not None:
+                break  # a button's event (a throw too): its frame goes out first, the other parts are read on the next pass
         if self._later:
             self._later = False  # this pass worked out a new offer: its frame goes out on the next
         elif self._frame_due(now):
@@ -361,6 +366,18 @@ class Controller:
                 return True
         return False
 
+    def pause_us(self, longest):
+        """How long the loop sleeps before the next tick: ``longest`` µs, or
+        until a die button's release is known, if that comes before a pass
+        begun after ``longest`` would have read it (PASS_US): the pass after
+        the pause knows the click at once."""
+        soonest = -1
+        for button in self.ports.buttons:
+            due = button.due_us()
+            if due >= 0 and (soonest < 0 or due < soonest):
+                soonest = due
+        return soonest if 0 <= soonest < longest + PASS_US else longest
+
     def fault(self, where, err):
         """A fault in one of the board's tasks (``where``: its name or
         function): counted and logged; the others go on."""
@@ -383,7 +400,9 @@ class Controller:
     # -- buttons -----------------------------------------------------------------
 
     def _poll_buttons(self, now):
+        """Read the die buttons; whether one's event changed the picture."""
         buttons = self.ports.buttons
+        answered = False
         for i in range(len(buttons)):
             if i == 0 and self._held:
                 # the press that led to this offer is still down: its release is not a pick
@@ -393,10 +412,13 @@ class Controller:
                 event = self.picker.poll(now)
                 if event is not None:
                     self._picker_event(event)
+                    answered = True
             else:
                 event = buttons[i].poll(now)
                 if event is not None:
                     self._button(i, event, now)
+                    answered = True
+        return answered
 
     def _button(self, i, event, now):
         game = self.game

@@ -123,7 +123,11 @@ def play(ctl, make_link=None):
                 # no collection falls in the middle of the next press's answer or a save's
                 gc.collect()
             watchdog.feed()
-            time.sleep_ms(LOOP_MS)
+            pause = ctl.pause_us(LOOP_MS * 1000)
+            if pause == LOOP_MS * 1000:
+                time.sleep_ms(LOOP_MS)  # (it lets the USB port's events in; sleep_us's last ms does not)
+            else:
+                time.sleep_us(pause)  # a click's release is known then: poll at once
     finally:
         if paced:
             paced.between = None  # the REPL's own file writes (mpremote cp) leave the pixels be

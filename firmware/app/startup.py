@@ -178,7 +178,7 @@ def ports(game, pins, config, wheels):
     from hal.strip_micropython import Transmitter
 
     board = game.board
-    buttons = tuple(Button(Pin(pins[role], Pin.IN, Pin.PULL_UP), clock=time.ticks_ms) for role in ("die1", "die2"))
+    buttons = tuple(Button(Pin(pins[role], Pin.IN, Pin.PULL_UP), clock=time.ticks_us) for role in ("die1", "die2"))
     sensors = None
     beams = None
     panel = None

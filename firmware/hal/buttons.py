@@ -38,9 +38,11 @@ down at that poll (a press), and a button held down that moved has opened,
 if only for a moment, so its release is looked at from that poll. Polled
 alone, a press or a release could wait for the end of its bounce: 5 ms more
 of the 16 ms a throw or a step through the choices has to be lit in. Given
-the ``clock`` the caller's ``now`` comes from, the interrupt also notes when
-the first edge came, and a release is looked at from that moment rather than
-from the poll after it: a click is known a pass of the loop sooner.
+a microsecond ``clock`` (``time.ticks_us``), the interrupt also notes when
+the first edge came, and a release is known at the first poll a bounce's
+5 ms after that moment, rather than STABLE_MS after the poll that saw it: a
+click is known a pass of the loop sooner, and up to 1 ms sooner again than
+on the millisecond clock, whose 6 ms may be 5.
 """
 
 from array import array
@@ -79,11 +81,12 @@ class Button:
         self._since = None  # when the raw level last changed (None: never read yet)
         self._armed = False  # up and quiet for stable_ms: the next contact is a press
         self._rested = False  # armed once: down before that is a button held at power-up
-        self._opened = None  # when the contact of a press was first read open, until its level is known
+        self._opened = None  # when the contact of a press was first read open (on ``clock``, if any), until its level is known
+        self._bounce_us = (stable_ms - 1) * 1000  # stable_ms on the ms clock is this much at least
         self._pressed_at = 0  # when the current press began
         self._long_sent = False
-        # set by the pin's interrupt at an edge, with the clock's time of the first (0 without a
-        # clock), cleared by a poll
+        # set by the pin's interrupt at an edge, with the µs clock's time of the first (0 without
+        # a clock), cleared by a poll
         self._moved = array("i", (0, 0))
         self._clock = clock
         if hasattr(read, "irq"):
@@ -110,7 +113,8 @@ class Button:
             raw = True  # touched since the last poll: a press, though the bounce may have it open now
         elif self.down and self._opened is None and (moved or not raw):
             # opening, or bouncing (read open, or moved as the interrupt saw): its level once the bounce is over says
-            self._opened = self._moved[1] if moved and self._clock else now
+            clock = self._clock
+            self._opened = (self._moved[1] if moved else clock()) if clock else now
         if self._since is None:  # the first read: nothing is known of the level before it
             self._raw = raw
             self._since = now
@@ -122,7 +126,7 @@ class Button:
                 self._armed = False
                 return self._press(now)
         event = None
-        if self._opened is not None and diff(now, self._opened) >= self.stable_ms:
+        if self._opened is not None and self._bounced(now):
             self._opened = None
             if not raw:
                 self.down = False
@@ -142,6 +146,20 @@ class Button:
             self._long_sent = True
             return LONG
         return None
+
+    def _bounced(self, now):
+        """Whether the contact read open at ``_opened`` has had its bounce's time."""
+        if self._clock:
+            return diff(self._clock(), self._opened) >= self._bounce_us
+        return diff(now, self._opened) >= self.stable_ms
+
+    def due_us(self):
+        """The µs until a release under way is known (0: at the next poll), so
+        the loop can poll then rather than a pass later; -1 if none is, or
+        without a µs clock."""
+        if self._opened is None or not self._clock:
+            return -1
+        return max(0, self._bounce_us - diff(self._clock(), self._opened))
 
     def settling(self):
         """Whether a release may be under way: the contact was read open

@@ -11,8 +11,8 @@ and ("wheel", w, look), ("dice", value...).
 """
 
 from app import colours as C
-from hal.buttons import STABLE_MS
-from app.controller import Controller
+from hal.buttons import CLICK, PRESS, STABLE_MS, Button
+from app.controller import PASS_US, Controller
 from app.die import FACES, TUMBLE_STEP_MS
 from host.rig import Bytes, Rig, SimBoard
 from rules.core import PHASE_NAMES
@@ -614,3 +614,30 @@ def test_the_loop_allocates_nothing_while_the_board_animates():
     before = gc.mem_alloc()
     rig.run(400)
     assert gc.mem_alloc() - before == 0 and rig.ctl.picked is not None
+
+
+def test_the_loop_sleeps_until_a_release_is_known_when_that_comes_before_its_next_poll():
+    rig = start("detour")
+    level, us = [1], [0]
+    button = Button(lambda: level[0], clock=lambda: us[0])
+    rig.ctl.ports.buttons = (button,) + tuple(rig.ctl.ports.buttons[1:])
+
+    def poll(ms):
+        us[0] = ms * 1000
+        return button.poll(ms)
+
+    poll(0)
+    poll(10)
+    level[0] = 0
+    assert poll(11) == PRESS
+    assert rig.ctl.pause_us(1000) == 1000  # held: nothing to wait for
+    level[0] = 1
+    assert poll(300) is None  # open: known 5 ms on
+    us[0] = 301000
+    assert rig.ctl.pause_us(1000) == 1000  # a pass after the usual pause still comes first
+    us[0] = 300000 + 5000 - (1000 + PASS_US) + 1
+    assert rig.ctl.pause_us(1000) == 5000 - (us[0] - 300000)  # it would not: wait for the release
+    us[0] = 305500
+    assert rig.ctl.pause_us(1000) == 0
+    assert poll(305.5) == CLICK
+    assert rig.ctl.pause_us(1000) == 1000

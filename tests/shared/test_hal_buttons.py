@@ -309,9 +309,9 @@ class EdgePin(Pin):
 
 
 def run_latched(levels, until, step, clock=False):
-    """``run`` on a pin with the interrupt; with ``clock``, it notes when the first edge came."""
+    """``run`` on a pin with the interrupt; with ``clock``, it notes when the first edge came (µs)."""
     pin = EdgePin(levels)
-    button = Button(pin, clock=(lambda: pin.now) if clock else None)
+    button = Button(pin, clock=(lambda: pin.now * 1000) if clock else None)  # the µs clock
     assert pin.trigger == EdgePin.IRQ_FALLING | EdgePin.IRQ_RISING and pin.hard
     events = []
     for t in range(0, until, step):
@@ -346,3 +346,26 @@ def test_what_the_interrupt_sees_never_gives_a_second_press_nor_a_release_while_
     # knowing when the first edge came moves no event but a release's, and that only sooner
     assert run_latched(levels, 700, 3, clock=True) == [(102, PRESS), (306, CLICK), (501, PRESS), (606, CLICK)]
     assert run_latched(levels, 700, 7, clock=True) == [(105, PRESS), (308, CLICK), (504, PRESS), (609, CLICK)]
+
+
+def test_on_the_microsecond_clock_a_release_is_known_the_bounce_s_5_ms_after_its_first_edge():
+    levels = [(0, 1), (100, 0)] + chatter(301, 1, 4) + [(305, 1)]
+    # on the millisecond clock 6 ms, as a reading of 6 may be 5 ms
+    assert run_latched(levels, 600, 1) == [(100, PRESS), (301 + STABLE_MS, CLICK)]
+    assert run_latched(levels, 600, 1, clock=True) == [(100, PRESS), (306, CLICK)]
+
+
+def test_a_release_under_way_says_when_it_will_be_known():
+    levels = [(0, 1), (100, 0)] + chatter(301, 1, 4) + [(305, 1)]
+    pin = EdgePin(levels)
+    button = Button(pin, clock=lambda: pin.now * 1000)
+    due = []
+    for t in range(310):
+        pin.at(t)
+        event = button.poll(t)
+        due.append((t, event, button.due_us()))
+    due = due[295:]
+    assert due[:6] == [(t, None, -1) for t in range(295, 301)]  # held: nothing under way
+    assert due[6:11] == [(301 + k, None, 5000 - 1000 * k) for k in range(5)]  # from the first edge on
+    assert due[11] == (306, CLICK, -1)
+    assert Button(EdgePin(levels)).due_us() == -1  # without a µs clock, never
