@@ -82,7 +82,8 @@ class Button:
         self._armed = False  # up and quiet for stable_ms: the next contact is a press
         self._rested = False  # armed once: down before that is a button held at power-up
         self._opened = None  # when the contact of a press was first read open (on ``clock``, if any), until its level is known
-        self._bounce_us = (stable_ms - 1) * 1000  # stable_ms on the ms clock is this much at least
+        # how long after that it is at rest: stable_ms on the ms clock is 1 ms less at least
+        self._bounce = (stable_ms - 1) * 1000 if clock else stable_ms
         self._pressed_at = 0  # when the current press began
         self._long_sent = False
         # set by the pin's interrupt at an edge, with the µs clock's time of the first (0 without
@@ -108,13 +109,14 @@ class Button:
     def poll(self, now):
         moved = self._moved[0]
         self._moved[0] = 0
+        # the time before the level: the level read once the bounce's time is up is the one at rest
+        at = self._clock() if self._clock else now
         raw = self._read() == self._down_level
         if moved and self._armed:
             raw = True  # touched since the last poll: a press, though the bounce may have it open now
         elif self.down and self._opened is None and (moved or not raw):
             # opening, or bouncing (read open, or moved as the interrupt saw): its level once the bounce is over says
-            clock = self._clock
-            self._opened = (self._moved[1] if moved else clock()) if clock else now
+            self._opened = self._moved[1] if moved and self._clock else at
         if self._since is None:  # the first read: nothing is known of the level before it
             self._raw = raw
             self._since = now
@@ -126,7 +128,7 @@ class Button:
                 self._armed = False
                 return self._press(now)
         event = None
-        if self._opened is not None and self._bounced(now):
+        if self._opened is not None and diff(at, self._opened) >= self._bounce:
             self._opened = None
             if not raw:
                 self.down = False
@@ -147,19 +149,13 @@ class Button:
             return LONG
         return None
 
-    def _bounced(self, now):
-        """Whether the contact read open at ``_opened`` has had its bounce's time."""
-        if self._clock:
-            return diff(self._clock(), self._opened) >= self._bounce_us
-        return diff(now, self._opened) >= self.stable_ms
-
     def due_us(self):
         """The µs until a release under way is known (0: at the next poll), so
         the loop can poll then rather than a pass later; -1 if none is, or
         without a µs clock."""
         if self._opened is None or not self._clock:
             return -1
-        return max(0, self._bounce_us - diff(self._clock(), self._opened))
+        return max(0, self._bounce - diff(self._clock(), self._opened))
 
     def settling(self):
         """Whether a release may be under way: the contact was read open

@@ -369,3 +369,30 @@ def test_a_release_under_way_says_when_it_will_be_known():
     assert due[6:11] == [(301 + k, None, 5000 - 1000 * k) for k in range(5)]  # from the first edge on
     assert due[11] == (306, CLICK, -1)
     assert Button(EdgePin(levels)).due_us() == -1  # without a µs clock, never
+
+
+def test_a_release_is_judged_by_a_level_read_once_the_bounce_s_time_is_up():
+    # time runs on while a poll runs (2 µs a clock reading); the contact opens at
+    # 300 ms and its last bounce closes it from 305.9 ms to 305.999 ms
+    us = [0]
+
+    def clock():
+        us[0] += 2
+        return us[0]
+
+    def level():
+        t = us[0]
+        if 99000 <= t < 300000 or 305900 <= t < 305999:
+            return 0
+        return 1
+
+    button = Button(level, clock=clock)
+    events = []
+    for t in range(400):
+        us[0] = t * 1000 - 3
+        event = button.poll(t)
+        if event:
+            events.append((t, event))
+    # first read open by the poll at 301 ms, whose clock read 300.999 ms: the poll at
+    # 306 ms, whose clock reads 305.999 ms, reads the level after that, at rest
+    assert events == [(100, PRESS), (306, CLICK)]
