@@ -8,8 +8,9 @@ ROOT = Path(__file__).resolve().parent.parent
 READERS = ["firmware/app/paint.py", "firmware/app/snuka_look.py", "firmware/app/link.py", "firmware/app/device.py",
            "host/rig.py", *(str(p.relative_to(ROOT)) for p in sorted((ROOT / "host" / "sim").rglob("*.py"))),
            *(str(p.relative_to(ROOT)) for p in sorted((ROOT / "host" / "bench").glob("*.py")))]
-# what they may use of a controller: its snapshot, and the methods that tell it what to do
-COMMANDS = {"snapshot", "tick", "play", "new_game", "ask_hint", "fault", "animate", "collect_due"}
+# what they may use of a controller: its snapshot, the methods that tell it what to do, and
+# the main loop's two questions (when to collect, how long to sleep)
+COMMANDS = {"snapshot", "tick", "play", "new_game", "ask_hint", "fault", "animate", "collect_due", "pause_us"}
 # the link takes, once, the parts it reads the record and the frames from
 TAKEN = {"firmware/app/link.py": {"ports", "keeper"}}
 
