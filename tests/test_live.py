@@ -92,7 +92,7 @@ def test_the_page_is_sent_the_board_the_record_whose_turn_and_the_frame_the_boar
     pixels.set(194, 0, 0, 255)
     pixels.show()
     follow._line(b'~{"frame": "%s", "t": 5000}' % bytes(sent[0]).hex().encode())
-    news = {kind: json.loads(event.split(b"data: ", 1)[1]) for kind, (_, event) in live.news.items()}
+    news = {kind: json.loads(event.split(b"data: ", 1)[1]) for kind, (_, event, _) in live.news.items()}
     assert news["board"]["game"] == "sniggle" and news["board"]["pixels"] == 195
     assert [step["step"] for step in news["record"]["steps"]] == [json.loads(t).popitem()[1] for t in STEPS]
     assert news["state"]["actor"] == 1 and news["state"]["phase"] == "decide"
@@ -202,7 +202,7 @@ def test_the_last_line_of_a_lossy_stream_is_asked_for_again():
 
 def test_a_page_opened_before_any_board_answers_is_told_at_once_where_it_is_looked_for():
     live = LiveSession(Follow("/dev/ttyACM0"))
-    (kind, _, event), = live.updates({}, wait=0)  # the first news, at once
+    (kind, _, event, _), = live.updates({}, wait=0)  # the first news, at once
     assert kind == "state"
     assert said(live) == ("Looking for the board on /dev/ttyACM0 … trying again every 1 s. If it does not answer: "
                           "check the USB cable; a board without the firmware needs make flash; a terminal, make repl "

@@ -511,16 +511,16 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.close_connection = True
         seen = {}
-        sent = {}  # kind -> the event last written: a stream that fell a whole animation behind skips a repeat
+        sent = {}  # kind -> what the event last written showed: a stream that fell behind skips a repeat
         stream = self.server.open_stream(found)
         with found.lock:
             found.listeners += 1
         try:
             while not found.closed and not stream.ended:
                 news = found.updates(seen, ended=lambda: stream.ended)
-                fresh = [event for kind, _, event in news if sent.get(kind) != event]
-                for kind, version, event in news:
-                    seen[kind], sent[kind] = version, event
+                fresh = [event for kind, _, event, shows in news if sent.get(kind) != shows]
+                for kind, version, _, shows in news:
+                    seen[kind], sent[kind] = version, shows
                 if fresh or not news:
                     self.wfile.write(b"".join(fresh) or b": still here\n\n")  # the heartbeat
                     self.wfile.flush()

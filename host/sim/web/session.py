@@ -86,7 +86,7 @@ class Session(Hands):
         self.closed = False
         self.paused = False
         self.version = 0
-        self.news = {}  # kind -> (version, the event as the streams send it): the latest of each
+        self.news = {}  # kind -> (version, the event as the streams send it, what it shows): the latest of each
         self.notes = []  # what the controller logged
         self.listeners = 0
         self.idle_since = time.monotonic()
@@ -217,9 +217,13 @@ class Session(Hands):
     # -- news for the page ------------------------------------------------------------
 
     def _post(self, kind, payload):
-        """News for the page, encoded once as the event every stream sends."""
+        """News for the page, encoded once as the event every stream sends,
+        with what it shows (a frame's count aside): a stream that fell behind
+        skips news that shows what it sent last (breathing pieces back at the
+        level it saw)."""
         self.version += 1
-        self.news[kind] = (self.version, ("event: %s\ndata: %s\n\n" % (kind, json.dumps(payload))).encode())
+        event = ("event: %s\ndata: %s\n\n" % (kind, json.dumps(payload))).encode()
+        self.news[kind] = (self.version, event, json.dumps({k: v for k, v in payload.items() if k != "n"}))
         self.lock.notify_all()
 
     def _publish(self):
@@ -241,7 +245,7 @@ class Session(Hands):
 
     def updates(self, seen, wait=15, ended=lambda: False):
         """The news the page has not seen (``seen``: kind -> version), waiting
-        up to ``wait`` s, or until ``ended()`` says the stream is over: [(kind, version, event bytes)]."""
+        up to ``wait`` s, or until ``ended()`` says the stream is over: [(kind, version, event bytes, what it shows)]."""
         with self.lock:
             deadline = time.monotonic() + wait
             while not self.closed and not ended():
