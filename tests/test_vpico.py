@@ -409,8 +409,8 @@ def test_the_picos_compiled_pixel_loops_send_the_bytes_cpython_sends(flashed):
 
 def test_the_picos_compiled_hex_loop_writes_what_cpython_writes(flashed):
     pico, _ = flashed
-    code = ("import hal.viper\nfrom app import link\nout = bytearray(512)\n"
-            "print(link.hexed is hal.viper.hexed)\n"
+    code = ("import app.link_viper\nfrom app import link\nout = bytearray(512)\n"
+            "print(link.hexed is app.link_viper.hexed)\n"
             "for start, end in ((0, 256), (250, 256), (7, 8)):\n"
             " link.hexed(bytes(range(256)), start, end, out)\n print(bytes(out[:2 * (end - start)]).decode())\n")
     out = mpremote(pico.port, "exec", code).split()
@@ -433,7 +433,7 @@ def test_the_picos_compiled_record_line_check_agrees_with_cpython(flashed):
     for text in STEP_LINES:
         spans.append((at, at + len(text)))
         at += len(text)
-    code = ("import hal.viper\nfrom app import link\nprint(link.step_line is hal.viper.step_line)\n"
+    code = ("import app.link_viper\nfrom app import link\nprint(link.step_line is app.link_viper.step_line)\n"
             "page = bytearray(%r)\nprint(''.join(str(link.step_line(page, a, b)) for a, b in %r))\n" % (page, spans))
     out = mpremote(pico.port, "exec", code).split()
     assert out[0] == "True"  # the Pico checks the record's lines with the loop compiled to machine code
@@ -452,8 +452,8 @@ def test_the_picos_compiled_record_page_answers_what_cpython_answers(flashed):
     page = b"\n".join(steps[:9] + [b'{"roll": "3,5\xff"}'] + steps[9:]) + b"\n"
     # (from which line, where in the page, how many lines, the most an answer holds)
     cases = [(1, 0, 1, 400, 160), (1, 0, 3, 9, 160), (5, 0, 1, 400, 160), (8, 0, 1, 400, 1000), (98, 120, 98, 120, 60)]
-    code = ("import hal.viper\nfrom array import array\nfrom app import link\n"
-            "print(link.record_lines is hal.viper.record_lines)\npage = %r\n"
+    code = ("import app.link_viper\nfrom array import array\nfrom app import link\n"
+            "print(link.record_lines is app.link_viper.record_lines)\npage = %r\n"
             "for first, i, n, last, most in %r:\n"
             " out = bytearray(256)\n state = array('i', (i, n, first, last, 0, 3, most))\n"
             " link.record_lines(page, len(page), out, state)\n"

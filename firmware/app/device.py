@@ -3,7 +3,8 @@
 ``main.py`` calls ``run()``: ``app.startup`` reads the configuration, builds
 the ports and resumes the saved game (or starts a new one); it is then
 unloaded, and the controller ticks every few milliseconds, the USB line
-protocol (``app.link``, hardware/usb-protocol.md) after it.
+protocol (``app.link``, hardware/usb-protocol.md) after it once a host has
+spoken: until then the link is not loaded.
 
 Nothing here ends in a reset loop. A configuration error is printed naming
 the file and the field, appended to ``/error.log``, and the first pixel
@@ -99,7 +100,7 @@ def restarted():
 
 def play(ctl, make_link=None):
     """Tick the controller (and the USB link, app.link, that ``make_link()``
-    returns) for ever, under the watchdog."""
+    returns once it returns one) for ever, under the watchdog."""
     import gc
 
     from machine import WDT
@@ -117,7 +118,11 @@ def play(ctl, make_link=None):
             if link:
                 link.tick(now)
             elif make_link:
-                link = make_link()  # after the first frame: the board lights before the link loads
+                try:
+                    link = make_link()  # None until a host speaks, and never before the first frame
+                except Exception as err:  # (no heap left for it): the game goes on without the link
+                    ctl.fault("link", err)
+                    make_link = None
             if ctl.collect_due(now):
                 # the garbage a step left is collected now, between two frames (17 ms on a Pico), so that
                 # no collection falls in the middle of the next press's answer or a save's
@@ -170,16 +175,26 @@ def _started():
 
 
 def run():
+    import select
     import sys
 
     try:
         try:
             ctl = _started()
+            host = select.poll()
+            host.register(sys.stdin, select.POLLIN)
 
             def make_link():
-                from app.link import Link, UsbSerial
+                # the link loads when a host sends its first byte: a board played without a PC
+                # never holds it (8 KB of heap). Its module loads on one pass (50 ms on a Pico, as
+                # long as a flash erase), the link starts on the next; the byte waits to be read
+                if "app.link" in sys.modules:
+                    from app.link import Link, UsbSerial
 
-                return Link(ctl, UsbSerial())
+                    return Link(ctl, UsbSerial())
+                for _ in host.ipoll(0):
+                    import app.link  # noqa: F401
+                return None
 
             play(ctl, make_link)
         except Exception as err:  # a bug or a failing part: show it, never restart into it again and again

@@ -32,7 +32,7 @@ the keeper's marks (``app.keeper``), reading STRIDE lines at most. A line
 the flash holds damaged is never sent: its answer is an error naming it.
 Each line is checked, a page's answers and a frame's hex digits written
 into buffers of the link's own by loops (on the Pico compiled to machine
-code, ``hal.viper``): a subscriber's pages and frames allocate nothing.
+code, ``app.link_viper``): a subscriber's pages and frames allocate nothing.
 """
 
 import json
@@ -164,7 +164,7 @@ def record_lines(page, got, out, state):
 
 
 try:
-    from hal.viper import hexed, put, record_lines, step_line  # noqa: F811  the same loops, compiled for the Pico
+    from app.link_viper import hexed, put, record_lines, step_line  # noqa: F811  the same loops, compiled for the Pico
 except (ImportError, SyntaxError, ValueError):  # CPython; a port without the emitter, from source or .mpy
     pass
 

@@ -30,12 +30,13 @@ The heap is read after a collection after every step; at each new lowest
 point ``micropython.mem_info()`` prints the largest free block.
 
 ``link`` runs main.py's game as at power-on with the USB link's ticks
-(``app.link``) timed, until Ctrl-C: ``LINK`` holds, without a host
-subscribed and with one, the ticks, the us they took and the longest, and
-the loop's passes (from the start of a link tick to the next): the us from
-the first to the last, and the longest. The passes show what the link's own
-ticks do not: the USB port's work in its interrupts and in the pause,
-and what the link's allocations cost the controller's.
+(``app.link``, loaded when a host first speaks) timed, until Ctrl-C:
+``LINK`` holds, without a host subscribed and with one, the link's ticks,
+the us they took and the longest, and the loop's passes (from the start of
+a controller tick to the next): how many, when the first and the last
+began, and the longest. The passes show what the link's own ticks do not:
+the USB port's work in its interrupts and in the pause, and what the
+link's allocations cost the controller's.
 """
 
 import gc
@@ -143,29 +144,47 @@ def game(seed):
                       "faults": snap.faults}))
 
 
-# no host subscribed, one subscribed: ticks, us, the longest; the passes: when the first and the last began, the longest
-LINK = [[0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]]
+# no host subscribed, one subscribed: the link's ticks, the us they took and the longest; main.py's
+# passes (from the start of a controller tick to the next): how many, when the first and the last began, the longest
+LINK = [[0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0]]
+SUBSCRIBED = [False]
+LOAD_US = [0]  # loading app.link, as main.py's loop does when a host first speaks
 
 
 def link():
+    from app import controller
+
+    gc.collect()
+    start = time.ticks_us()
     from app import link as usb
 
+    LOAD_US[0] = time.ticks_diff(time.ticks_us(), start)
+
     tick = usb.Link.tick
+    ctl_tick = controller.Controller.tick
 
     def timed(self, now):
         start = time.ticks_us()
         tick(self, now)
         us = time.ticks_diff(time.ticks_us(), start)
-        spent = LINK[1 if self.subscribed else 0]  # the tick that subscribes counts as subscribed: the frame starts there
-        if spent[0]:
-            spent[5] = max(spent[5], time.ticks_diff(start, spent[4]))
-        else:
-            spent[3] = start
-        spent[4] = start
+        SUBSCRIBED[0] = self.subscribed  # the tick that subscribes counts as subscribed: the frame starts there
+        spent = LINK[1 if self.subscribed else 0]
         spent[0] += 1
         spent[1] += us
         if us > spent[2]:
             spent[2] = us
 
+    def passed(self, now):
+        start = time.ticks_us()
+        spent = LINK[1 if SUBSCRIBED[0] else 0]
+        if spent[3]:
+            spent[6] = max(spent[6], time.ticks_diff(start, spent[5]))
+        else:
+            spent[4] = start
+        spent[5] = start
+        spent[3] += 1
+        ctl_tick(self, now)
+
     usb.Link.tick = timed
+    controller.Controller.tick = passed
     device.run()

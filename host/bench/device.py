@@ -58,9 +58,10 @@ WHITE = (255, 255, 255)
 # the hal modules that stay loaded while a game runs (app.device unloads hal.pins
 # with app.startup once the board has started)
 HAL = ("beams", "buttons", "pixels", "sensors", "storage", "strip_micropython", "ticks", "viper", "wheels")
-# and the controller's (app/): not app.startup, nor app.bringup, a tool of its own; a game's look
-# (Game.look), which app.paint imports for that game alone, is counted with its game
-APP = ("colours", "controller", "device", "die", "keeper", "link", "paint", "picker", "watch")
+# and the controller's (app/): not app.startup, nor app.bringup, a tool of its own, nor the USB
+# link, loaded when a host first speaks; a game's look (Game.look), which app.paint imports for
+# that game alone, is counted with its game
+APP = ("colours", "controller", "device", "die", "keeper", "paint", "picker", "watch")
 
 
 async def pause():
