@@ -204,9 +204,11 @@ def game_rows(name, position, cpy, mpy, heap, pico, power):
                                                  link["sub_pass_us"] / 1000, link["sub_longest_pass_us"] / 1000),
            "<= %d (Pico, longest)" % PERIOD_MS,
            max(link["idle_longest_pass_us"], link["sub_longest_pass_us"]) <= PERIOD_MS * 1000)
-    load = link["load_us"] + link["idle_pass_us"]  # the pass that loads it, and the next one, which draws
-    yield ("%s:   a host's first byte loads the link: the frames pause once, ms" % name, "-", "-", "%.1f" % (load / 1000),
-           "<= %d (Pico)" % PAUSE_MS, load <= PAUSE_MS * 1000)
+    # a pass loads the module, the next makes the link: a frame may wait for either and a pass beside it
+    load = max(link["load_us"], link["make_us"]) + link["idle_pass_us"]
+    yield ("%s:   a host's first byte: the link's module loaded; the link made (a pass each, once), ms" % name,
+           "-", "-", "%.1f; %.1f" % (link["load_us"] / 1000, link["make_us"] / 1000),
+           "<= %d with a pass (Pico)" % PAUSE_MS, load <= PAUSE_MS * 1000)
     yield ("%s: boot to the first frame, ms (a new game; the saved game resumed)" % name,
            "-", "-", "%.0f; %.0f" % (pico["boot_ms"], pico["resume_ms"]), "<= %d (Pico)" % BOOT_MS,
            max(pico["boot_ms"], pico["resume_ms"]) <= BOOT_MS)

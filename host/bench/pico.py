@@ -320,9 +320,10 @@ def link_cost(pico):
     out = subprocess.run([str(MPREMOTE), "connect", pico.port, "resume", "exec",
                           "import bench_board, json; print(json.dumps(bench_board.LINK + bench_board.LOAD_US))"],
                          capture_output=True, text=True, timeout=TIMEOUT_S).stdout.strip().splitlines()
-    idle, sub, load_us = json.loads(out[-1])
+    idle, sub, load_us, make_us = json.loads(out[-1])
     figures = {"idle_us": idle[1] / max(idle[0], 1), "sub_us": sub[1] / max(sub[0], 1), "longest_us": sub[2],
-               "ticks": sub[0], "frames_per_s": frames * 1000 / LINK_MS, "load_us": load_us}
+               "ticks": sub[0], "frames_per_s": frames * 1000 / LINK_MS, "load_us": load_us,
+               "make_us": make_us}
     for name, (_, _, _, passes, first, last, longest) in (("idle", idle), ("sub", sub)):
         figures[name + "_pass_us"] = (last - first) / max(passes - 1, 1)  # (3 s: the Pico's us do not wrap meanwhile)
         figures[name + "_longest_pass_us"] = longest
