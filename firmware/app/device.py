@@ -140,6 +140,30 @@ def play(ctl, make_link=None):
         set_restarts_word(restarts_word() | COUNTED)  # REASON stays set through a soft reset
 
 
+def link_maker(ctl, host, serial=None):
+    """``play()``'s ``make_link``: the USB link (``app.link``) once a host
+    has spoken, None before. ``host`` polls the port's input (``ipoll``);
+    ``serial()`` makes the port the link talks on (by default the Pico's USB
+    serial port). A board played without a PC never holds the link (8 KB of
+    heap). Its module loads on the pass that sees the host's first byte (50
+    ms on a Pico, as long as a flash erase), the link starts on the next;
+    the byte waits for it to read."""
+    loaded = []
+
+    def make_link():
+        if loaded:
+            from app.link import Link, UsbSerial
+
+            return Link(ctl, serial() if serial else UsbSerial())
+        for _ in host.ipoll(0):
+            import app.link  # noqa: F401
+
+            loaded.append(True)
+        return None
+
+    return make_link
+
+
 def _started():
     """The controller, ready to tick; a configuration error, another chip
     or a loop that hangs whatever game it plays halts here."""
@@ -183,20 +207,7 @@ def run():
             ctl = _started()
             host = select.poll()
             host.register(sys.stdin, select.POLLIN)
-
-            def make_link():
-                # the link loads when a host sends its first byte: a board played without a PC
-                # never holds it (8 KB of heap). Its module loads on one pass (50 ms on a Pico, as
-                # long as a flash erase), the link starts on the next; the byte waits to be read
-                if "app.link" in sys.modules:
-                    from app.link import Link, UsbSerial
-
-                    return Link(ctl, UsbSerial())
-                for _ in host.ipoll(0):
-                    import app.link  # noqa: F401
-                return None
-
-            play(ctl, make_link)
+            play(ctl, link_maker(ctl, host))
         except Exception as err:  # a bug or a failing part: show it, never restart into it again and again
             sys.print_exception(err)
             from app.startup import halt, pixel_gpio

@@ -4,6 +4,7 @@ board wrote, the controller the real one on simulated pins."""
 
 import json
 
+from app.device import link_maker
 from app.keeper import STRIDE, Keeper
 from app.link import FRAME_GAP_MS, MAX_LINE, PAGE, PAGE_BYTES, POLL_MS, PROTOCOL, QUIET_MS, READ_PAGE, Link
 from hal import storage
@@ -377,3 +378,31 @@ def test_finding_a_line_far_into_a_long_record_reads_a_few_lines_not_the_record(
     assert answers[0]["n"] == steps - 5 and answers[-1]["record"] == answers[-2]["n"] + 1
     assert read[0] <= 2 * STRIDE * 16 + READ_PAGE, read  # of 80 KB
     b.close()
+
+
+class Host:
+    """The port's input as main.py's loop polls it (``select.poll``'s ipoll): ready while a byte waits."""
+
+    def __init__(self, serial):
+        self.serial = serial
+
+    def ipoll(self, timeout):
+        return (self.serial,) if self.serial.waiting else ()
+
+
+def test_the_link_starts_when_a_host_first_speaks_and_answers_its_first_line():
+    b = Board()
+    make_link = link_maker(b.rig.ctl, Host(b.serial), lambda: b.serial)
+    rig = b.rig
+    for _ in range(100):  # a board played without a PC: no link, and nothing written on the port
+        rig.now += rig.STEP_MS
+        rig.ctl.tick(rig.now)
+        assert make_link() is None
+    assert not b.serial.written
+    b.serial.send("~hello\n")
+    assert make_link() is None  # this pass loads the link's module
+    b.link = make_link()  # the next one starts it
+    assert isinstance(b.link, Link)
+    b.run(300)
+    answers = b.serial.answers()
+    assert [a["hello"] for a in answers] == [PROTOCOL]  # the host's first line was not lost
