@@ -150,7 +150,8 @@ LINK = [[0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0]]
 SUBSCRIBED = [False]
 # what main.py's loop does, a pass each, when a host first speaks: app.link loaded, the link made (us)
 LOAD_US = [0, 0]
-STARTED = [False, False]  # the loop's first pass is over; this pass made the link
+RESUMED = [False]  # the loop's first pass, which shows the game resumed, is over
+MADE_LINK = [False]  # this pass made the link
 
 
 def link():
@@ -171,7 +172,7 @@ def link():
         start = time.ticks_us()
         make(self, ctl, serial)
         LOAD_US[1] = time.ticks_diff(time.ticks_us(), start)
-        STARTED[1] = True
+        MADE_LINK[0] = True
 
     def timed(self, now):
         start = time.ticks_us()
@@ -185,17 +186,17 @@ def link():
             spent[2] = us
 
     def passed(self, now):
-        if not STARTED[0]:
-            STARTED[0] = True
+        if not RESUMED[0]:
+            RESUMED[0] = True
             ctl_tick(self, now)  # the first pass shows the game resumed: a boot's, not the loop's
             return
         start = time.ticks_us()
         spent = LINK[1 if SUBSCRIBED[0] else 0]
-        if spent[3] and not STARTED[1]:
+        if spent[3] and not MADE_LINK[0]:
             spent[6] = max(spent[6], time.ticks_diff(start, spent[5]))
         elif not spent[3]:
             spent[4] = start
-        STARTED[1] = False  # a pass that made the link is not the loop's: LOAD_US shows it
+        MADE_LINK[0] = False  # a pass that made the link is not the loop's: LOAD_US shows it
         spent[5] = start
         spent[3] += 1
         ctl_tick(self, now)
