@@ -303,7 +303,7 @@ class Controller:
                 break  # a button's event (a throw too): its frame goes out first, the other parts are read on the next pass
         if self._later:
             self._later = False  # this pass worked out a new offer: its frame goes out on the next
-        elif self._frame_due(now):
+        elif self._frame_due(now) and not self._caught():
             self._draw(now)
         if self._next is not None:
             try:
@@ -336,7 +336,7 @@ class Controller:
 
     def _draw(self, now):
         try:
-            self.draw(now)
+            self.draw(now, True)
         except Exception as err:
             self.fault("draw", err)
 
@@ -363,6 +363,16 @@ class Controller:
         first read STABLE_MS after the contact opened."""
         for button in self.ports.buttons:
             if button.settling():
+                return True
+        return False
+
+    def _caught(self):
+        """Whether a die button's press came since its last read. The
+        tick's frame is then left to the next pass, which reads the press
+        and answers it: sent, the frame held the wire for its 6 ms, and the
+        answer waited for it."""
+        for button in self.ports.buttons:
+            if button.caught():
                 return True
         return False
 
@@ -754,14 +764,19 @@ class Controller:
             # a new tuple, the animations over left out: what paint holds of the last one stays as it was
             self.flashes = tuple(f for f in self.flashes if diff(f[0], now) > 0) + tuple(added)
 
-    def draw(self, now):
-        """Paint the frame; send it only if it differs from the last one sent."""
+    def draw(self, now, yielding=False):
+        """Paint the frame; send it only if it differs from the last one sent
+        (and, ``yielding``, no die button's press came while it was painted)."""
+        last = self._last_draw
         self._last_draw = now
         if self._dirty:
             self._publish()
         paint(self._canvas, self.snapshot, now)
         pixels = self.ports.pixels
         if pixels.frame != self._shown:
+            if yielding and self._caught():
+                self._last_draw = last  # not sent: the next pass paints it again
+                return
             self._shown[:] = pixels.frame
             pixels.show()
             self.snapshot.drew = True

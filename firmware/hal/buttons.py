@@ -150,9 +150,12 @@ class Button:
         return None
 
     def due_us(self):
-        """The µs until a release under way is known (0: at the next poll), so
-        the loop can poll then rather than a pass later; -1 if none is, or
-        without a µs clock."""
+        """The µs until an event on its way is known (0: at the next poll),
+        so the loop can poll then rather than a pass later: a press its
+        interrupt caught at once, a release under way once its bounce is
+        over; -1 if none is (a release: or without a µs clock)."""
+        if self.caught():
+            return 0
         if self._opened is None or not self._clock:
             return -1
         return max(0, self._bounce - diff(self._clock(), self._opened))
@@ -161,6 +164,11 @@ class Button:
         """Whether a release may be under way: the contact was read open
         less than ``stable_ms`` ago, and its level then will say."""
         return self._opened is not None
+
+    def caught(self):
+        """Whether its interrupt caught a press that no poll has read yet:
+        the next poll gives it."""
+        return self._armed and self._moved[0] != 0
 
     def resting(self):
         """Up and armed: until its level changes, a poll changes nothing."""

@@ -396,3 +396,18 @@ def test_a_release_is_judged_by_a_level_read_once_the_bounce_s_time_is_up():
     # first read open by the poll at 301 ms, whose clock read 300.999 ms: the poll at
     # 306 ms, whose clock reads 305.999 ms, reads the level after that, at rest
     assert events == [(100, PRESS), (306, CLICK)]
+
+
+def test_a_press_the_interrupt_caught_is_due_at_once_until_a_poll_reads_it():
+    levels = [(0, 1), (100, 0), (101, 1), (102, 0)]
+    pin = EdgePin(levels)
+    button = Button(pin)
+    for t in range(100):
+        pin.at(t)
+        button.poll(t)
+    assert not button.caught() and button.due_us() == -1  # armed, untouched
+    pin.at(100.5)  # touched between two polls
+    assert button.caught() and button.due_us() == 0
+    assert button.poll(100.5) == PRESS
+    pin.at(101.5)  # the press's own bounce: held, not a press to come
+    assert not button.caught()
