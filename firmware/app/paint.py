@@ -101,6 +101,8 @@ class Canvas:
         self._flashed = None  # the decision picked when its flash began
         self._flash_at = 0
         self.spent = ()  # the snapshot's flashes once all of them were over
+        self._missing = ()  # the snapshot's missing spaces, and their bytes
+        self.missing = array("H")
 
     def update(self, snap):
         """Make the layers again if the game has changed since the last frame."""
@@ -157,6 +159,15 @@ class Canvas:
             self.targets = _targets(self.at, snap.moves, snap.expected, hand)
         return self.targets
 
+    def missing_of(self, snap):
+        """The bytes of the spaces where a piece is missing, made again only
+        when the controller's list changes: at game over every piece may be
+        missing, and ``spread`` lights them in one loop."""
+        if snap.missing is not self._missing:
+            self._missing = snap.missing
+            self.missing = _bytes_of(self.at, snap.missing)
+        return self.missing
+
     def flash(self, picked, now):
         """Whether the decision ``picked`` shows in its flash now. The flash
         begins lit when a decision is picked: counted on the clock, a click
@@ -190,6 +201,10 @@ def _look(game):
     if not game.look:
         return None
     return __import__(game.look, None, None, ("Look",)).Look()
+
+
+def _bytes_of(at, spaces):
+    return array("H", (at[s] for s in spaces))
 
 
 def _targets(at, moves, expected, hand):
@@ -325,8 +340,7 @@ def _alerts(snap, canvas, f, now):
     extra = snap.extra
     wheels = snap.wrong_wheels
     if missing and C.blink(now, C.BLINK_MS):
-        for s in missing:
-            put(f, at[s], C.AMBER)
+        spread(f, canvas.missing_of(snap), b"", rgb(C.AMBER))
     if (extra or wheels) and C.blink(now, C.BLINK_FAST_MS):
         for s in extra:
             put(f, at[s], C.RED)
