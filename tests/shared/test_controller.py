@@ -263,6 +263,14 @@ def test_detour_a_stuck_sensor_reads_as_a_piece_where_none_is():
     ))
 
 
+def test_detour_of_two_stray_pieces_the_one_left_stays_red_and_the_one_taken_away_goes_dark():
+    run(start("detour", steps=TO_CAPTURE), (
+        ("put", "g13"), ("put", "g12"), ("lit", "g13", "wrong"), ("lit", "g12", "wrong"),
+        ("lift", "g13"), ("lit", "g13", "idle"), ("lit", "g12", "wrong"),
+        ("lift", "g12"), ("lit", "g12", "idle"), ("played",),
+    ))
+
+
 def test_detour_without_sensors_a_button_picks_the_move():
     rig = start("detour", dice=(2, 4), sensors=False)
     run(rig, (("press", 0), ("phase", "decide"), ("legal", "a3", "a5", "b3", "b5")))
